@@ -1,0 +1,32 @@
+// The browser entry: no zod and nothing else heavy, for `<form-embed>` and its size budget.
+export {
+  EMBED_MESSAGE_TYPE,
+  type EmbedMessage,
+  EmbedSessionState,
+  isEmbedMessage,
+} from './embed-message.js';
+export { canonicalOrigin, isOnEmbedOrigin } from './embed-origin.js';
+export {
+  CATALOGUE_PATH,
+  type Catalogue,
+  type CatalogueEntry,
+  type FormTarget,
+  type MintResponse,
+  mintPath,
+  type Provider,
+} from './mint-exchange.js';
+export { parseRetryAfter } from './retry-after.js';
+export {
+  FormSessionError,
+  readSessionError,
+  type SessionErrorBody,
+  type SessionErrorDetail,
+} from './session-error.js';
+export {
+  isKnownSessionErrorCode,
+  type KnownSessionErrorCode,
+  knownSessionErrorCodes,
+  type SessionErrorCode,
+  SessionErrorCodes,
+  statusOfSessionErrorCode,
+} from './session-error-codes.js';

@@ -1,0 +1,124 @@
+/**
+ * zod schemas of the partner-api.md resources that concern form sessions, for the server side
+ * (sandbox and middleware). Fields marked R in the contract are required here; the rest are
+ * optional. Unknown extra fields are stripped, not refused: the service may add fields.
+ */
+import { z } from 'zod';
+import { EMBED_MESSAGE_TYPE } from './embed-message.js';
+import { canonicalOrigin } from './embed-origin.js';
+import type { MintResponse } from './mint-exchange.js';
+
+const dateTime = z.iso.datetime({ offset: true });
+
+/** An embed origin in canonical form: `scheme://host[:port]`, no path, no trailing slash. */
+export const EmbedOriginSchema = z
+  .string()
+  .refine((value) => canonicalOrigin(value) === value, 'must be a canonical origin');
+
+export const OrganisationSchema = z.object({
+  organisationId: z.string().optional(),
+  displayName: z.string().optional(),
+  formsOrigin: EmbedOriginSchema.optional(),
+  coreFormsOrigin: EmbedOriginSchema.optional(),
+});
+export type Organisation = z.infer<typeof OrganisationSchema>;
+
+export const ClientEnvironmentSchema = z.enum([
+  'cloudOnly',
+  'onPremOnly',
+  'cloudAndOnPremSeparate',
+  'cloudAndOnPremSynced',
+]);
+
+export const ClientSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  environment: ClientEnvironmentSchema,
+  microsoftTenantId: z.string(),
+  microsoftDomain: z.string(),
+  googleWorkspaceDomains: z.array(z.string()),
+  integrationMappingIds: z.record(z.string(), z.string()),
+  createdAt: dateTime,
+});
+export type Client = z.infer<typeof ClientSchema>;
+
+export const AuthTypeSchema = z.enum(['none', 'password', 'microsoft', 'google', 'internal']);
+export type AuthType = z.infer<typeof AuthTypeSchema>;
+
+export const FormSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  shareUrl: z.url(),
+  authType: AuthTypeSchema,
+  /** true for microsoft, google and none; clients branch on this field, not on authType. */
+  embeddable: z.boolean(),
+  listedOnHomepage: z.boolean(),
+  updatedAt: dateTime,
+});
+export type Form = z.infer<typeof FormSchema>;
+
+export const AvailabilitySchema = z.enum(['disabled', 'internal', 'public', 'both']);
+export type Availability = z.infer<typeof AvailabilitySchema>;
+
+export const CoreFormClientOverrideSchema = z.object({
+  tenantId: z.string(),
+  tenantName: z.string(),
+  enabled: z.boolean(),
+  availability: z.string().nullable(),
+});
+export type CoreFormClientOverride = z.infer<typeof CoreFormClientOverrideSchema>;
+
+export const CoreFormSchema = z.object({
+  slug: z.string(),
+  name: z.string(),
+  enabled: z.boolean(),
+  availability: AvailabilitySchema,
+  internal: z.boolean(),
+  public: z.boolean(),
+  /** true exactly when `public`; a client override can still withdraw it for one client. */
+  embeddable: z.boolean(),
+  listedOnHomepage: z.boolean(),
+  publicUrl: z.url().optional(),
+  clientOverrides: z.array(CoreFormClientOverrideSchema),
+});
+export type CoreForm = z.infer<typeof CoreFormSchema>;
+
+export const FormSessionUserSchema = z.object({
+  microsoftTenantId: z.string().optional(),
+  clientId: z.string().optional(),
+  userIdentifier: z.string().optional(),
+});
+export type FormSessionUser = z.infer<typeof FormSessionUserSchema>;
+
+export const FormSessionRequestSchema = z.object({ user: FormSessionUserSchema.optional() });
+export type FormSessionRequest = z.infer<typeof FormSessionRequestSchema>;
+
+export const ProviderSchema = z.enum(['microsoft', 'google', 'portal', 'none']);
+
+export const FormSessionSchema = z.object({
+  embedUrl: z.url(),
+  provider: ProviderSchema,
+  expiresIn: z.int().min(0),
+  formSessionHandle: z.string().optional(),
+});
+export type FormSession = z.infer<typeof FormSessionSchema>;
+
+/** `{error: {code, message, retryable}}`. `code` is any string: new codes appear between releases. */
+export const SessionErrorBodySchema = z.object({
+  error: z.object({ code: z.string().min(1), message: z.string(), retryable: z.boolean() }),
+});
+
+/** The plain error shape of every other endpoint: `{error: string}`. */
+export const PlainErrorBodySchema = z.object({ error: z.string() });
+
+export const EmbedMessageSchema = z.strictObject({
+  type: z.literal(EMBED_MESSAGE_TYPE),
+  state: z.enum(['error', 'expired']),
+});
+
+export const MintResponseSchema = z.strictObject({
+  embedUrl: z.url(),
+  embedOrigin: EmbedOriginSchema,
+  provider: ProviderSchema,
+  expiresIn: z.int().min(0),
+}) satisfies z.ZodType<MintResponse>;

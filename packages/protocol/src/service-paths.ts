@@ -1,0 +1,37 @@
+/**
+ * Where the service's endpoints live, relative to its base URL. partner-api.md shows some paths
+ * and leaves others "not shown"; those are chosen here once, served by `@form-embed/sandbox`
+ * and used by `@form-embed/express` as its defaults (overridable by its `paths` option).
+ * Placeholders in braces are filled by `expandPath`, each value URL-encoded.
+ */
+export const defaultServicePaths = {
+  /** Shown: GET, the Organisation and its embed origins. */
+  me: '/api/v1/me',
+  /** Shown: GET, `{forms: [Form]}`. */
+  forms: '/api/v1/forms',
+  /** Shown: GET with limit and offset; envelope not shown, chosen: `{clients, total, hasMore}`. */
+  clients: '/api/v1/clients',
+  /** Shown: GET, a Client. */
+  client: '/api/v1/clients/{clientId}',
+  /** Not shown, chosen: GET, `{forms: [CoreForm]}`. */
+  coreForms: '/api/v1/core/forms',
+  /** Not shown, chosen: GET, a CoreForm. */
+  coreForm: '/api/v1/core/forms/{slug}',
+  /** Not shown, chosen: POST FormSessionRequest, answers FormSession or SessionError. */
+  formSession: '/api/v1/forms/{formId}/session',
+  /** Not shown, chosen: POST FormSessionRequest, answers FormSession or SessionError. */
+  coreFormSession: '/api/v1/core/forms/{slug}/session',
+  /** Shown (Versioning): the OpenAPI 3.0.3 description. */
+  openapi: '/api/v1/openapi.json',
+} as const;
+
+export type ServicePaths = { [K in keyof typeof defaultServicePaths]: string };
+
+/** Fills `{name}` placeholders of a path template, URL-encoding each value. */
+export function expandPath(template: string, params: Record<string, string> = {}): string {
+  return template.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = params[name];
+    if (value === undefined) throw new Error(`path ${template} needs a value for {${name}}`);
+    return encodeURIComponent(value);
+  });
+}

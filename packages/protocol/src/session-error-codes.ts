@@ -1,0 +1,43 @@
+/**
+ * The SessionError table of partner-api.md ("Form-session errors"), defined once.
+ * Each code keeps its HTTP status between releases, so clients branch on the pair.
+ * `unknown` has no fixed status: it is the catch-all for refusals with no code of their own.
+ */
+export const SessionErrorCodes = {
+  invalid_request: { status: 400, retryable: false },
+  invalid_api_key: { status: 401, retryable: false },
+  rate_limited: { status: 429, retryable: true },
+  form_not_found: { status: 404, retryable: false },
+  form_unpublished: { status: 400, retryable: false },
+  form_session_unsupported: { status: 400, retryable: false },
+  client_not_found: { status: 404, retryable: false },
+  client_not_connected: { status: 404, retryable: false },
+  client_not_entitled: { status: 400, retryable: false },
+  tenant_not_connected: { status: 403, retryable: false },
+  user_not_found: { status: 404, retryable: false },
+  invalid_user_identifier: { status: 400, retryable: false },
+  microsoft_permission_denied: { status: 403, retryable: false },
+  microsoft_unavailable: { status: 503, retryable: true },
+  microsoft_connection_failed: { status: 500, retryable: false },
+  internal_error: { status: 500, retryable: true },
+  forbidden: { status: 403, retryable: false },
+  not_found: { status: 404, retryable: false },
+  unavailable: { status: 503, retryable: true },
+  unknown: { status: null, retryable: false },
+} as const satisfies Record<string, { status: number | null; retryable: boolean }>;
+
+export type KnownSessionErrorCode = keyof typeof SessionErrorCodes;
+
+/** A code from the table, or a newer one this release does not know yet. */
+export type SessionErrorCode = KnownSessionErrorCode | (string & {});
+
+export const knownSessionErrorCodes = Object.keys(SessionErrorCodes) as KnownSessionErrorCode[];
+
+export function isKnownSessionErrorCode(code: unknown): code is KnownSessionErrorCode {
+  return typeof code === 'string' && Object.hasOwn(SessionErrorCodes, code);
+}
+
+/** The status the contract fixes for `code`; `fallback` for `unknown` and for codes not in the table. */
+export function statusOfSessionErrorCode(code: string, fallback = 500): number {
+  return (isKnownSessionErrorCode(code) && SessionErrorCodes[code].status) || fallback;
+}

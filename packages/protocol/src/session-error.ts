@@ -1,0 +1,57 @@
+import { isKnownSessionErrorCode, type SessionErrorCode } from './session-error-codes.js';
+
+/** The `error` member of a SessionError answer: `{error: {code, message, retryable}}`. */
+export interface SessionErrorDetail {
+  code: SessionErrorCode;
+  /** For an operator, never for an end user. */
+  message: string;
+  /** True only when the same request can succeed later. */
+  retryable: boolean;
+}
+
+export interface SessionErrorBody {
+  error: SessionErrorDetail;
+}
+
+/**
+ * Reads a SessionError body leniently: a code this release does not know is kept as it is
+ * (the contract says new causes appear as new codes), a missing or malformed code becomes
+ * `unknown`. Returns undefined when the body is not a SessionError at all.
+ */
+export function readSessionError(body: unknown): SessionErrorDetail | undefined {
+  if (!isRecord(body) || !isRecord(body.error)) return undefined;
+  const { code, message, retryable } = body.error;
+  return {
+    code: typeof code === 'string' && code !== '' ? code : 'unknown',
+    message: typeof message === 'string' ? message : '',
+    retryable: retryable === true,
+  };
+}
+
+/** A failed mint as the element and `fetchSession` implementations see it. */
+export class FormSessionError extends Error {
+  override readonly name = 'FormSessionError';
+  readonly code: SessionErrorCode;
+  /** HTTP status of the answer; 0 when no answer arrived (network failure). */
+  readonly status: number;
+  readonly retryable: boolean;
+  /** Seconds to wait before a retry, from `Retry-After`, when the answer carried one. */
+  readonly retryAfter: number | undefined;
+
+  constructor(detail: SessionErrorDetail & { status: number; retryAfter?: number | undefined }) {
+    super(detail.message || detail.code);
+    this.code = detail.code;
+    this.status = detail.status;
+    this.retryable = detail.retryable;
+    this.retryAfter = detail.retryAfter;
+  }
+
+  /** The code for choosing what a person sees: codes this release does not know read as `unknown`. */
+  get knownCode() {
+    return isKnownSessionErrorCode(this.code) ? this.code : 'unknown';
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,34 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { EmbedMessageSchema, isEmbedMessage } from '../src/index.js';
+
+test('the embed message is exactly {type, state} with state error or expired', () => {
+  assert.equal(isEmbedMessage({ type: 'service:form-session', state: 'error' }), true);
+  assert.equal(isEmbedMessage({ state: 'expired', type: 'service:form-session' }), true);
+});
+
+const forged: [string, unknown][] = [
+  ['an extra field', { type: 'service:form-session', state: 'error', token: 'x' }],
+  ['a wrong type', { type: 'service:form-sessions', state: 'error' }],
+  ['an unknown state', { type: 'service:form-session', state: 'framed' }],
+  ['a missing state', { type: 'service:form-session' }],
+  ['a string', '{"type":"service:form-session","state":"error"}'],
+  ['null', null],
+  ['an array', ['service:form-session', 'error']],
+  [
+    'a class instance',
+    Object.assign(new (class Message {})(), { type: 'service:form-session', state: 'error' }),
+  ],
+  [
+    'an inherited field',
+    Object.assign(Object.create({ type: 'service:form-session' }), { state: 'error', x: 1 }),
+  ],
+  ['a symbol key', { type: 'service:form-session', state: 'error', [Symbol('s')]: 1 }],
+];
+
+for (const [what, data] of forged) {
+  test(`a message with ${what} is not the embed message`, () => {
+    assert.equal(isEmbedMessage(data), false);
+    assert.equal(EmbedMessageSchema.safeParse(data).success && isEmbedMessage(data), false);
+  });
+}
