@@ -1,0 +1,30 @@
+import type { FormTarget } from '@form-embed/protocol';
+import type { Request } from 'express';
+import type { Logger } from './logger.js';
+import type { FormEmbedSessionsConfig } from './options.js';
+import { sessionError } from './session-error-response.js';
+
+/**
+ * Asks the portal's `authorize` veto about `target`. Only `true` allows: a veto that forgets
+ * to answer refuses. A veto that throws is an `internal_error` (logged), never an allow.
+ */
+export async function isAuthorized(
+  authorize: FormEmbedSessionsConfig['authorize'],
+  req: Request,
+  target: FormTarget,
+  logger: Logger,
+): Promise<boolean> {
+  try {
+    return (await authorize(req, target)) === true;
+  } catch (error) {
+    logger.error('authorize threw', { error, target: describeTarget(target) });
+    throw sessionError(
+      'internal_error',
+      'The portal could not decide whether this form is allowed.',
+    );
+  }
+}
+
+export function describeTarget(target: FormTarget): string {
+  return target.kind === 'form' ? `form ${target.formId}` : `Core form ${target.slug}`;
+}

@@ -1,0 +1,70 @@
+import { type FormTarget, isOnEmbedOrigin, type MintResponse } from '@form-embed/protocol';
+import type { Request, RequestHandler, Response } from 'express';
+import { describeTarget, isAuthorized } from './authorize.js';
+import { type EmbedOrigins, embedOriginFor } from './embed-origins.js';
+import type { Logger } from './logger.js';
+import type { FormEmbedSessionsConfig } from './options.js';
+import { resolvedUserOf } from './resolve-user.js';
+import type { ServiceClient } from './service-client.js';
+import { sessionError } from './session-error-response.js';
+
+interface MintDependencies {
+  client: ServiceClient;
+  embedOrigins: EmbedOrigins;
+  authorize: FormEmbedSessionsConfig['authorize'];
+  logger: Logger;
+}
+
+/** The form a mint route names: `/forms/:formId/session` or `/core-forms/:slug/session`. */
+export function targetOf(req: Request): FormTarget {
+  const { formId, slug } = req.params as { formId?: string; slug?: string };
+  return formId !== undefined ? { kind: 'form', formId } : { kind: 'coreForm', slug: slug ?? '' };
+}
+
+/** The `authorize` veto on the route's form: a refusal is `forbidden`. */
+export function authorizeTarget(deps: MintDependencies): RequestHandler {
+  return async (req, _res, next) => {
+    const target = targetOf(req);
+    if (!(await isAuthorized(deps.authorize, req, target, deps.logger))) {
+      throw sessionError(
+        'forbidden',
+        `The portal does not allow this user ${describeTarget(target)}.`,
+      );
+    }
+    next();
+  };
+}
+
+/**
+ * One mint: exactly one upstream request (the embed origins come from the cache, fetched
+ * alongside the first mint), then the embedUrl is checked against the embed origin of the
+ * form's kind before anything reaches the browser.
+ */
+export function mintSession(deps: MintDependencies): RequestHandler {
+  return async (req: Request, res: Response) => {
+    const target = targetOf(req);
+    const originsPending = deps.embedOrigins.get();
+    originsPending.catch(() => {}); // awaited below; the mint's own failure may come first
+    const session = await deps.client.mint(target, resolvedUserOf(res));
+    let origins = await originsPending;
+    if (!isOnEmbedOrigin(session.embedUrl, embedOriginFor(origins, target))) {
+      origins = await deps.embedOrigins.refresh(origins);
+    }
+    const embedOrigin = embedOriginFor(origins, target);
+    if (!isOnEmbedOrigin(session.embedUrl, embedOrigin)) {
+      deps.logger.error('refused an embedUrl that is not on the embed origin', {
+        target: describeTarget(target),
+        embedOrigin,
+        embedUrlOrigin: new URL(session.embedUrl).origin,
+      });
+      throw sessionError('internal_error', "The service's embedUrl is not on the embed origin.");
+    }
+    const answer: MintResponse = {
+      embedUrl: session.embedUrl,
+      embedOrigin,
+      provider: session.provider,
+      expiresIn: session.expiresIn,
+    };
+    res.set('Cache-Control', 'no-store').status(200).json(answer);
+  };
+}

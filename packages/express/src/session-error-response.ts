@@ -1,0 +1,42 @@
+import {
+  type KnownSessionErrorCode,
+  SessionErrorCodes,
+  type SessionErrorDetail,
+} from '@form-embed/protocol';
+import type { Response } from 'express';
+
+/** A SessionError as the middleware answers it: the body's detail, the status, and `Retry-After` when due. */
+export interface SessionErrorAnswer extends SessionErrorDetail {
+  status: number;
+  /** The `Retry-After` header value, in seconds or as an HTTP-date. */
+  retryAfter?: string | undefined;
+}
+
+/** Thrown inside the middleware to end a request with a SessionError answer. */
+export class SessionErrorResponse extends Error {
+  override readonly name = 'SessionErrorResponse';
+  readonly answer: SessionErrorAnswer;
+
+  constructor(answer: SessionErrorAnswer) {
+    super(`${answer.code}: ${answer.message}`);
+    this.answer = answer;
+  }
+}
+
+/** A SessionError of the middleware's own, with the status and retryable flag the contract fixes for `code`. */
+export function sessionError(
+  code: Exclude<KnownSessionErrorCode, 'unknown'>,
+  message: string,
+  retryAfter?: string,
+): SessionErrorResponse {
+  const { status, retryable } = SessionErrorCodes[code];
+  return new SessionErrorResponse({ code, message, retryable, status, retryAfter });
+}
+
+/** Sends `{error: {code, message, retryable}}` with the status, `Retry-After` when due, never cached. */
+export function sendSessionError(res: Response, answer: SessionErrorAnswer): void {
+  res.status(answer.status);
+  res.set('Cache-Control', 'no-store');
+  if (answer.retryAfter !== undefined) res.set('Retry-After', answer.retryAfter);
+  res.json({ error: { code: answer.code, message: answer.message, retryable: answer.retryable } });
+}

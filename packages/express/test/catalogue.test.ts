@@ -1,0 +1,213 @@
+import assert from 'node:assert/strict';
+import { after, before, beforeEach, test } from 'node:test';
+import type { Catalogue } from '@form-embed/protocol';
+import { SessionErrorBodySchema } from '@form-embed/protocol';
+import { fixtureIds, type Sandbox, startSandbox } from '@form-embed/sandbox';
+import { type Answer, type MountedMiddleware, mountMiddleware } from './helpers/harness.js';
+import { SecretWatch } from './helpers/secret-watch.js';
+
+const watch = new SecretWatch();
+let sandbox: Sandbox;
+let portal: MountedMiddleware;
+const { forms, coreForms, clients, tenants, users } = fixtureIds;
+
+before(async () => {
+  sandbox = await startSandbox();
+  portal = await mountMiddleware(watch, { apiKey: sandbox.apiKey, baseUrl: sandbox.baseUrl });
+});
+
+beforeEach(() => sandbox.control.reset());
+
+after(async () => {
+  await portal.close();
+  await sandbox.close();
+  watch.assertNoSecret([sandbox.apiKey]);
+});
+
+function names(answer: Answer): string[] {
+  assert.equal(answer.status, 200, answer.text);
+  return (answer.body as Catalogue).forms.map((entry) =>
+    entry.kind === 'form' ? `form:${entry.formId}` : `core:${entry.slug}`,
+  );
+}
+
+test('the catalogue lists the embeddable designer forms and the Core forms embeddable for the user, never cached', async () => {
+  const answer = await portal.request('/forms', { session: 'adele' });
+  assert.deepEqual(names(answer), [
+    `form:${forms.microsoft}`,
+    `form:${forms.google}`,
+    `form:${forms.open}`,
+    `core:${coreForms.newStarter}`,
+    `core:${coreForms.mailboxAccess}`,
+  ]);
+  assert.equal(answer.headers.get('cache-control'), 'no-store');
+  const entry = (answer.body as Catalogue).forms[0];
+  assert.deepEqual(entry, {
+    kind: 'form',
+    formId: forms.microsoft,
+    name: 'IT support request',
+    authType: 'microsoft',
+  });
+});
+
+test("a client override withdraws a Core form for that client's users (found by clientId)", async () => {
+  const answer = await portal.request('/forms', { session: 'megan' });
+  assert.ok(names(answer).includes(`core:${coreForms.newStarter}`));
+  assert.ok(!names(answer).includes(`core:${coreForms.mailboxAccess}`));
+});
+
+test("a client override withdraws a Core form for that client's users (found by microsoftTenantId)", async () => {
+  const byTenant = await mountMiddleware(watch, {
+    apiKey: sandbox.apiKey,
+    baseUrl: sandbox.baseUrl,
+    resolveUser: () => ({ microsoftTenantId: tenants.fabrikam, userIdentifier: users.megan }),
+  });
+  try {
+    const listed = names(await byTenant.request('/forms'));
+    assert.ok(listed.includes(`core:${coreForms.newStarter}`));
+    assert.ok(!listed.includes(`core:${coreForms.mailboxAccess}`));
+  } finally {
+    await byTenant.close();
+  }
+});
+
+test('a user whose client or tenant the organisation does not have is offered no Core form', async () => {
+  for (const user of [
+    { clientId: clients.otherOrg, userIdentifier: users.otherOrg },
+    { microsoftTenantId: tenants.otherOrg, userIdentifier: users.otherOrg },
+  ]) {
+    const stranger = await mountMiddleware(watch, {
+      apiKey: sandbox.apiKey,
+      baseUrl: sandbox.baseUrl,
+      resolveUser: () => user,
+    });
+    try {
+      assert.deepEqual(names(await stranger.request('/forms')), [
+        `form:${forms.microsoft}`,
+        `form:${forms.google}`,
+        `form:${forms.open}`,
+      ]);
+    } finally {
+      await stranger.close();
+    }
+  }
+});
+
+test('the catalogue branches on embeddable, never on authType', async () => {
+  // The real sandbox's answer with form_open marked not embeddable: it must disappear.
+  const flipped = await mountMiddleware(watch, {
+    apiKey: sandbox.apiKey,
+    baseUrl: sandbox.baseUrl,
+    fetch: async (input, init) => {
+      const response = await fetch(input, init);
+      if (!String(input).endsWith('/api/v1/forms')) return response;
+      const body = (await response.json()) as { forms: Array<{ id: string; embeddable: boolean }> };
+      return Response.json({
+        forms: body.forms.map((form) => ({ ...form, embeddable: form.id !== forms.open })),
+      });
+    },
+  });
+  try {
+    const listed = names(await flipped.request('/forms', { session: 'adele' }));
+    assert.ok(!listed.includes(`form:${forms.open}`));
+    assert.ok(listed.includes(`form:${forms.password}`), 'embeddable is what counts');
+  } finally {
+    await flipped.close();
+  }
+});
+
+test('authorize filters the catalogue', async () => {
+  const vetoed = await mountMiddleware(watch, {
+    apiKey: sandbox.apiKey,
+    baseUrl: sandbox.baseUrl,
+    authorize: async (_req, target) =>
+      target.kind === 'form'
+        ? target.formId !== forms.google
+        : target.slug !== coreForms.newStarter,
+  });
+  try {
+    assert.deepEqual(names(await vetoed.request('/forms', { session: 'adele' })), [
+      `form:${forms.microsoft}`,
+      `form:${forms.open}`,
+      `core:${coreForms.mailboxAccess}`,
+    ]);
+  } finally {
+    await vetoed.close();
+  }
+});
+
+test('authorize vetoes a mint with forbidden, and an authorize that throws is internal_error, logged', async () => {
+  const vetoed = await mountMiddleware(watch, {
+    apiKey: sandbox.apiKey,
+    baseUrl: sandbox.baseUrl,
+    authorize: (_req, target) => {
+      if (target.kind === 'coreForm') throw new Error('policy store down');
+      return target.formId !== forms.google;
+    },
+  });
+  try {
+    const before = portal.upstream.length + vetoed.upstream.length;
+    const refused = await vetoed.mint({ kind: 'form', formId: forms.google }, { session: 'alex' });
+    assert.equal(refused.status, 403);
+    assert.equal(SessionErrorBodySchema.parse(refused.body).error.code, 'forbidden');
+    const logsBefore = watch.logLines.length;
+    const broken = await vetoed.mint(
+      { kind: 'coreForm', slug: coreForms.newStarter },
+      { session: 'adele' },
+    );
+    assert.equal(broken.status, 500);
+    assert.equal(SessionErrorBodySchema.parse(broken.body).error.code, 'internal_error');
+    assert.ok(watch.logLines.slice(logsBefore).some((line) => line.message === 'authorize threw'));
+    assert.equal(portal.upstream.length + vetoed.upstream.length, before, 'no upstream request');
+    const catalogue = await vetoed.request('/forms', { session: 'adele' });
+    assert.equal(catalogue.status, 500);
+  } finally {
+    await vetoed.close();
+  }
+});
+
+test('a resolveUser that throws or returns something that is not a user is internal_error, logged, with no upstream request', async () => {
+  for (const resolveUser of [
+    () => {
+      throw new Error('session store down');
+    },
+    () => ({ userIdentifier: 42 }) as never,
+  ]) {
+    const broken = await mountMiddleware(watch, {
+      apiKey: sandbox.apiKey,
+      baseUrl: sandbox.baseUrl,
+      resolveUser,
+    });
+    try {
+      const logsBefore = watch.logLines.length;
+      const answer = await broken.mint({ kind: 'form', formId: forms.open });
+      assert.equal(answer.status, 500);
+      assert.equal(SessionErrorBodySchema.parse(answer.body).error.code, 'internal_error');
+      assert.ok(watch.logLines.length > logsBefore);
+      assert.deepEqual(broken.upstream, []);
+    } finally {
+      await broken.close();
+    }
+  }
+});
+
+test('with nobody signed in the catalogue still lists what can be framed', async () => {
+  assert.deepEqual(names(await portal.request('/forms')), [
+    `form:${forms.microsoft}`,
+    `form:${forms.google}`,
+    `form:${forms.open}`,
+    `core:${coreForms.newStarter}`,
+    `core:${coreForms.mailboxAccess}`,
+  ]);
+});
+
+test('a catalogue the service cannot give is a SessionError: not JSON is internal_error, a reset is unavailable', async () => {
+  sandbox.control.fail({ kind: 'notJson', scope: 'api' });
+  const notJson = await portal.request('/forms', { session: 'adele' });
+  assert.equal(notJson.status, 500);
+  assert.equal(SessionErrorBodySchema.parse(notJson.body).error.code, 'internal_error');
+  sandbox.control.fail({ kind: 'reset', scope: 'api' });
+  const reset = await portal.request('/forms', { session: 'adele' });
+  assert.equal(reset.status, 503);
+  assert.equal(SessionErrorBodySchema.parse(reset.body).error.code, 'unavailable');
+});

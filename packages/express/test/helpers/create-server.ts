@@ -1,0 +1,33 @@
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import express, { type Router } from 'express';
+
+export interface TestServer {
+  /** The mounted middleware's URL, e.g. `http://127.0.0.1:41234/form-sessions`. */
+  endpoint: string;
+  close(): Promise<void>;
+}
+
+/** A real portal app with `middleware` mounted at `mountPath`, on an ephemeral loopback port. */
+export async function createServer(
+  middleware: Router,
+  mountPath = '/form-sessions',
+): Promise<TestServer> {
+  const app = express();
+  app.use(mountPath, middleware);
+  app.get('/portal-page', (_req, res) => {
+    res.type('text/plain').send('the portal itself');
+  });
+  const server = app.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  return {
+    endpoint: `http://127.0.0.1:${port}${mountPath}`,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve, reject) =>
+        server.close((error) => (error ? reject(error) : resolve())),
+      );
+    },
+  };
+}

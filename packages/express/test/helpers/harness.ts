@@ -1,0 +1,128 @@
+import { type FormEmbedSessionsOptions, formEmbedSessions } from '@form-embed/express';
+import { type FormSessionUser, type FormTarget, mintPath } from '@form-embed/protocol';
+import { fixtureIds } from '@form-embed/sandbox';
+import type { Request } from 'express';
+import { createServer, type TestServer } from './create-server.js';
+import type { SecretWatch } from './secret-watch.js';
+
+/** The test portal's own sessions: the `x-portal-session` header stands for its session cookie. */
+export const portalUsers: Record<string, FormSessionUser> = {
+  adele: { clientId: fixtureIds.clients.contoso, userIdentifier: fixtureIds.users.adele },
+  adeleByTenant: {
+    microsoftTenantId: fixtureIds.tenants.contoso,
+    userIdentifier: fixtureIds.users.adele,
+  },
+  alex: { clientId: fixtureIds.clients.contoso, userIdentifier: fixtureIds.users.alex },
+  megan: { clientId: fixtureIds.clients.fabrikam, userIdentifier: fixtureIds.users.megan },
+};
+
+export const PORTAL_SESSION_HEADER = 'x-portal-session';
+
+/** Looks the signed-in user up in the portal's sessions, as a real portal's resolveUser would. */
+export function resolvePortalUser(req: Request): FormSessionUser | undefined {
+  const session = req.get(PORTAL_SESSION_HEADER);
+  return session === undefined ? undefined : portalUsers[session];
+}
+
+export interface UpstreamCall {
+  method: string;
+  url: string;
+  body: unknown;
+}
+
+export interface Answer {
+  status: number;
+  headers: Headers;
+  text: string;
+  /** The parsed JSON body, or undefined when it is not JSON. */
+  body: unknown;
+}
+
+export interface MountedMiddleware {
+  server: TestServer;
+  /** Every request the middleware sent upstream (through the real fetch). */
+  upstream: UpstreamCall[];
+  request(path: string, init?: CallInit): Promise<Answer>;
+  mint(target: FormTarget, init?: CallInit): Promise<Answer>;
+  close(): Promise<void>;
+}
+
+export interface CallInit {
+  method?: string;
+  /** A portal session name from `portalUsers`. */
+  session?: string;
+  /** Sent as JSON unless a string. Defaults to `{}` on a POST. */
+  body?: unknown;
+  /** Extra or replacing headers; `undefined` removes a default one. */
+  headers?: Record<string, string | undefined>;
+}
+
+/**
+ * Mounts `formEmbedSessions` on a real portal app talking to the real sandbox at `baseUrl`.
+ * Every answer and every log line is recorded in `watch`.
+ */
+export async function mountMiddleware(
+  watch: SecretWatch,
+  options: Pick<FormEmbedSessionsOptions, 'apiKey' | 'baseUrl'> & Partial<FormEmbedSessionsOptions>,
+): Promise<MountedMiddleware> {
+  const upstream: UpstreamCall[] = [];
+  const realFetch = options.fetch ?? globalThis.fetch;
+  const recordingFetch: typeof fetch = async (input, init) => {
+    const body = typeof init?.body === 'string' ? JSON.parse(init.body) : undefined;
+    upstream.push({ method: init?.method ?? 'GET', url: String(input), body });
+    return realFetch(input, init);
+  };
+  const middleware = formEmbedSessions({
+    resolveUser: resolvePortalUser,
+    logger: watch.logger,
+    ...options,
+    fetch: recordingFetch,
+  });
+  const server = await createServer(middleware);
+
+  const request = async (path: string, init: CallInit = {}): Promise<Answer> => {
+    const method = init.method ?? 'GET';
+    const headers: Record<string, string | undefined> = {
+      'sec-fetch-site': 'same-origin',
+      ...(method === 'POST' ? { 'content-type': 'application/json' } : {}),
+      ...(init.session === undefined ? {} : { [PORTAL_SESSION_HEADER]: init.session }),
+      ...init.headers,
+    };
+    const body =
+      init.body === undefined
+        ? method === 'POST'
+          ? '{}'
+          : undefined
+        : typeof init.body === 'string'
+          ? init.body
+          : JSON.stringify(init.body);
+    const response = await fetch(`${server.endpoint}${path}`, {
+      method,
+      headers: Object.fromEntries(
+        Object.entries(headers).filter(
+          (entry): entry is [string, string] => entry[1] !== undefined,
+        ),
+      ),
+      body,
+    });
+    const text = await response.text();
+    watch.record(response, text);
+    return { status: response.status, headers: response.headers, text, body: parseJson(text) };
+  };
+
+  return {
+    server,
+    upstream,
+    request,
+    mint: (target, init = {}) => request(mintPath(target), { method: 'POST', ...init }),
+    close: () => server.close(),
+  };
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,159 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { MintResponseSchema } from '@form-embed/protocol';
+import { fixtureIds, type Sandbox, startSandbox } from '@form-embed/sandbox';
+import { type MountedMiddleware, mountMiddleware, portalUsers } from './helpers/harness.js';
+import { SecretWatch } from './helpers/secret-watch.js';
+
+const watch = new SecretWatch();
+let sandbox: Sandbox;
+let portal: MountedMiddleware;
+const microsoftForm = { kind: 'form', formId: fixtureIds.forms.microsoft } as const;
+const newStarter = { kind: 'coreForm', slug: fixtureIds.coreForms.newStarter } as const;
+
+before(async () => {
+  sandbox = await startSandbox();
+  portal = await mountMiddleware(watch, { apiKey: sandbox.apiKey, baseUrl: sandbox.baseUrl });
+});
+
+after(async () => {
+  await portal.close();
+  await sandbox.close();
+  watch.assertNoSecret([sandbox.apiKey]);
+});
+
+const meCount = () => sandbox.control.stats()['GET /api/v1/me'] ?? 0;
+const mintCount = () => sandbox.control.stats()['POST /api/v1/forms/{formId}/session'] ?? 0;
+
+test('a designer form mint answers exactly {embedUrl, embedOrigin, provider, expiresIn}, no-store, on the forms embed origin', async () => {
+  const answer = await portal.mint(microsoftForm, { session: 'adele' });
+  assert.equal(answer.status, 200, answer.text);
+  const body = MintResponseSchema.parse(answer.body);
+  assert.deepEqual(Object.keys(answer.body as object).sort(), [
+    'embedOrigin',
+    'embedUrl',
+    'expiresIn',
+    'provider',
+  ]);
+  assert.equal(body.embedOrigin, sandbox.formsOrigin);
+  assert.ok(body.embedUrl.startsWith(`${sandbox.formsOrigin}/`));
+  assert.equal(body.provider, 'microsoft');
+  assert.equal(body.expiresIn, 120);
+  assert.equal(answer.headers.get('cache-control'), 'no-store');
+});
+
+test('a Core form mint answers on the Core forms embed origin', async () => {
+  const answer = await portal.mint(newStarter, { session: 'adele' });
+  assert.equal(answer.status, 200, answer.text);
+  const body = MintResponseSchema.parse(answer.body);
+  assert.equal(body.embedOrigin, sandbox.coreFormsOrigin);
+  assert.ok(body.embedUrl.startsWith(`${sandbox.coreFormsOrigin}/`));
+});
+
+test("the organisation's X-RateLimit-* headers and the handle field never reach the browser", async () => {
+  const answer = await portal.mint(microsoftForm, { session: 'adele' });
+  assert.equal(answer.status, 200);
+  const names = [...answer.headers.keys()];
+  assert.deepEqual(
+    names.filter((name) => name.startsWith('x-ratelimit') || name.startsWith('ratelimit')),
+    [],
+  );
+  assert.ok(!answer.text.includes('formSessionHandle'));
+});
+
+test('the user comes only from resolveUser: a user, tenant or client named by the browser is ignored', async () => {
+  const browserClaims = {
+    user: {
+      clientId: fixtureIds.clients.fabrikam,
+      microsoftTenantId: fixtureIds.tenants.fabrikam,
+      userIdentifier: fixtureIds.users.megan,
+    },
+    clientId: fixtureIds.clients.fabrikam,
+    microsoftTenantId: fixtureIds.tenants.fabrikam,
+    userIdentifier: fixtureIds.users.megan,
+  };
+  const before = portal.upstream.length;
+  const answer = await portal.mint(microsoftForm, { session: 'adele', body: browserClaims });
+  assert.equal(answer.status, 200, answer.text);
+  const sent = portal.upstream.slice(before).filter((call) => call.method === 'POST');
+  assert.deepEqual(
+    sent.map((call) => call.body),
+    [{ user: portalUsers.adele }],
+  );
+  // The framed page itself says who the service signed in.
+  const { embedUrl } = MintResponseSchema.parse(answer.body);
+  const page = await (await fetch(embedUrl)).text();
+  assert.match(page, new RegExp(`Signed in as ${fixtureIds.users.adele}`));
+  assert.ok(!page.includes(fixtureIds.users.megan));
+});
+
+test('with nobody signed in, a browser-sent user is still ignored: the request goes up with no user', async () => {
+  const before = portal.upstream.length;
+  const browserClaims = {
+    user: { clientId: fixtureIds.clients.contoso, userIdentifier: fixtureIds.users.adele },
+  };
+  const open = await portal.mint(
+    { kind: 'form', formId: fixtureIds.forms.open },
+    { body: browserClaims },
+  );
+  assert.equal(open.status, 200, open.text);
+  assert.equal(MintResponseSchema.parse(open.body).provider, 'none');
+  const refused = await portal.mint(microsoftForm, { body: browserClaims });
+  assert.equal(refused.status, 400);
+  assert.equal((refused.body as { error: { code: string } }).error.code, 'invalid_request');
+  const sent = portal.upstream.slice(before).filter((call) => call.method === 'POST');
+  assert.deepEqual(
+    sent.map((call) => call.body),
+    [{}, {}],
+  );
+});
+
+test('one upstream request per mint: the embed origins come from the cache', async () => {
+  const mintsBefore = mintCount();
+  const meBefore = meCount();
+  for (let i = 0; i < 4; i += 1) {
+    const answer = await portal.mint(microsoftForm, { session: 'adele' });
+    assert.equal(answer.status, 200, answer.text);
+  }
+  assert.equal(mintCount() - mintsBefore, 4);
+  assert.equal(meCount() - meBefore, 0);
+});
+
+test('concurrent first mints make exactly one GET /me (single-flight)', async () => {
+  const fresh = await mountMiddleware(watch, {
+    apiKey: sandbox.apiKey,
+    baseUrl: sandbox.baseUrl,
+    limit: { mints: 100 },
+  });
+  try {
+    const meBefore = meCount();
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        fresh.mint(i % 2 === 0 ? microsoftForm : newStarter, { session: 'adele' }),
+      ),
+    );
+    assert.deepEqual(
+      answers.map((answer) => answer.status),
+      Array(20).fill(200),
+    );
+    assert.equal(meCount() - meBefore, 1);
+  } finally {
+    await fresh.close();
+  }
+});
+
+test('a failed GET /me is not cached: the next mint asks again and succeeds', async () => {
+  const fresh = await mountMiddleware(watch, { apiKey: sandbox.apiKey, baseUrl: sandbox.baseUrl });
+  try {
+    const meBefore = meCount();
+    // Both requests of the first mint (the mint and GET /me) get an answer that is not JSON.
+    sandbox.control.fail({ kind: 'notJson', scope: 'api', count: 2 });
+    const first = await fresh.mint(microsoftForm, { session: 'adele' });
+    assert.equal(first.status, 500, first.text);
+    const second = await fresh.mint(microsoftForm, { session: 'adele' });
+    assert.equal(second.status, 200, second.text);
+    assert.equal(meCount() - meBefore, 2);
+  } finally {
+    await fresh.close();
+  }
+});

@@ -1,0 +1,185 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import {
+  type FormEmbedSessionsOptions,
+  formEmbedSessions,
+  parseOptions,
+} from '@form-embed/express';
+import {
+  defaultServicePaths,
+  MintResponseSchema,
+  mintPath,
+  SessionErrorBodySchema,
+} from '@form-embed/protocol';
+import { fixtureIds, type Sandbox, startSandbox } from '@form-embed/sandbox';
+import { createServer } from './helpers/create-server.js';
+import { mountMiddleware, PORTAL_SESSION_HEADER, resolvePortalUser } from './helpers/harness.js';
+import { SecretWatch } from './helpers/secret-watch.js';
+
+const watch = new SecretWatch();
+let sandbox: Sandbox;
+const microsoftForm = { kind: 'form', formId: fixtureIds.forms.microsoft } as const;
+
+before(async () => {
+  sandbox = await startSandbox();
+});
+
+after(async () => {
+  await sandbox.close();
+  watch.assertNoSecret([sandbox.apiKey]);
+});
+
+const valid = (): FormEmbedSessionsOptions => ({
+  apiKey: sandbox.apiKey,
+  baseUrl: sandbox.baseUrl,
+  resolveUser: resolvePortalUser,
+});
+
+const badOptions: Array<[string, (options: FormEmbedSessionsOptions) => unknown, RegExp]> = [
+  ['no apiKey', ({ apiKey: _, ...rest }) => rest, /option `apiKey` is required/],
+  ['a blank apiKey', (o) => ({ ...o, apiKey: '   ' }), /option `apiKey` must not be empty/],
+  ['no baseUrl', ({ baseUrl: _, ...rest }) => rest, /option `baseUrl` is required.*startSandbox/],
+  [
+    'a relative baseUrl',
+    (o) => ({ ...o, baseUrl: '/api' }),
+    /option `baseUrl` must be an absolute http\(s\) URL/,
+  ],
+  ['an ftp baseUrl', (o) => ({ ...o, baseUrl: 'ftp://files.example' }), /option `baseUrl`/],
+  [
+    'no resolveUser',
+    ({ resolveUser: _, ...rest }) => rest,
+    /option `resolveUser` must be a function/,
+  ],
+  ['an authorize that is not a function', (o) => ({ ...o, authorize: true }), /option `authorize`/],
+  [
+    'a path without a leading slash',
+    (o) => ({ ...o, paths: { me: 'api/v1/me' } }),
+    /option `paths\.me`/,
+  ],
+  ['an unknown path name', (o) => ({ ...o, paths: { mee: '/x' } }), /unknown option `paths\.mee`/],
+  ['a zero timeoutMs', (o) => ({ ...o, timeoutMs: 0 }), /option `timeoutMs`/],
+  ['a fractional timeoutMs', (o) => ({ ...o, timeoutMs: 1.5 }), /option `timeoutMs`/],
+  ['a zero mint limit', (o) => ({ ...o, limit: { mints: 0 } }), /option `limit\.mints`/],
+  [
+    'a window under a second',
+    (o) => ({ ...o, limit: { windowMs: 10 } }),
+    /option `limit\.windowMs`/,
+  ],
+  ['a store that is not a Store', (o) => ({ ...o, limit: { store: {} } }), /option `limit\.store`/],
+  ['a logger without warn and error', (o) => ({ ...o, logger: console.log }), /option `logger`/],
+  ['a fetch that is not a function', (o) => ({ ...o, fetch: 'fetch' }), /option `fetch`/],
+  ['a misspelt option', (o) => ({ ...o, apikey: 'x' }), /unknown option `apikey`/],
+];
+
+for (const [what, change, message] of badOptions) {
+  test(`bad options throw at construction, naming the option: ${what}`, () => {
+    const options = change(valid()) as FormEmbedSessionsOptions;
+    assert.throws(
+      () => formEmbedSessions(options),
+      (error: unknown) => {
+        assert.ok(error instanceof TypeError);
+        assert.match(error.message, message);
+        assert.ok(
+          !error.message.includes(sandbox.apiKey),
+          'the message names the option, not the key',
+        );
+        watch.texts.push(error.message);
+        return true;
+      },
+    );
+  });
+}
+
+test('options that are not an object throw', () => {
+  assert.throws(() => formEmbedSessions(undefined as never), /formEmbedSessions: options/);
+});
+
+test('parseOptions fills every default', () => {
+  const config = parseOptions(valid());
+  assert.equal(config.timeoutMs, 10_000);
+  assert.deepEqual(config.limit, { mints: 10, windowMs: 60_000, store: undefined });
+  assert.deepEqual(config.paths, defaultServicePaths);
+  assert.equal(config.baseUrl, sandbox.baseUrl);
+  assert.equal(
+    parseOptions({ ...valid(), baseUrl: `${sandbox.baseUrl}/` }).baseUrl,
+    sandbox.baseUrl,
+  );
+  assert.equal(config.authorize({} as never, microsoftForm), true);
+});
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) deepFreeze(inner);
+  }
+  return value;
+}
+
+test('a deep-frozen options object works and is never mutated', async () => {
+  const options = deepFreeze({
+    ...valid(),
+    authorize: () => true,
+    paths: { me: defaultServicePaths.me },
+    timeoutMs: 5_000,
+    limit: { mints: 3, windowMs: 30_000 },
+    logger: watch.logger,
+  });
+  const snapshot = JSON.stringify(options);
+  const keys = Reflect.ownKeys(options);
+  const server = await createServer(formEmbedSessions(options));
+  try {
+    const response = await fetch(`${server.endpoint}${mintPath(microsoftForm)}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', [PORTAL_SESSION_HEADER]: 'adele' },
+      body: '{}',
+    });
+    const text = await response.text();
+    watch.record(response, text);
+    assert.equal(response.status, 200, text);
+    MintResponseSchema.parse(JSON.parse(text));
+  } finally {
+    await server.close();
+  }
+  assert.equal(JSON.stringify(options), snapshot);
+  assert.deepEqual(Reflect.ownKeys(options), keys);
+});
+
+test('paths reach the upstream: a formSession path the service does not have is internal_error naming the option in the log', async () => {
+  const portal = await mountMiddleware(watch, {
+    apiKey: sandbox.apiKey,
+    baseUrl: sandbox.baseUrl,
+    paths: { formSession: '/api/v1/designer-forms/{formId}/sessions' },
+  });
+  try {
+    const logsBefore = watch.logLines.length;
+    const answer = await portal.mint(microsoftForm, { session: 'adele' });
+    assert.equal(answer.status, 500);
+    assert.equal(SessionErrorBodySchema.parse(answer.body).error.code, 'internal_error');
+    assert.ok(
+      watch.logLines.slice(logsBefore).some((line) => line.message.includes('paths.formSession')),
+    );
+    assert.ok(
+      portal.upstream.some((call) =>
+        call.url.includes('/api/v1/designer-forms/form_microsoft/sessions'),
+      ),
+    );
+  } finally {
+    await portal.close();
+  }
+});
+
+test('a baseUrl with a path prefix keeps the prefix', async () => {
+  const portal = await mountMiddleware(watch, {
+    apiKey: sandbox.apiKey,
+    baseUrl: `${sandbox.baseUrl}/prefix/`,
+  });
+  try {
+    await portal.mint(microsoftForm, { session: 'adele' });
+    assert.ok(portal.upstream.length > 0);
+    assert.ok(
+      portal.upstream.every((call) => call.url.startsWith(`${sandbox.baseUrl}/prefix/api/v1/`)),
+    );
+  } finally {
+    await portal.close();
+  }
+});

@@ -1,0 +1,148 @@
+import assert from 'node:assert/strict';
+import { after, before, beforeEach, test } from 'node:test';
+import { SessionErrorBodySchema } from '@form-embed/protocol';
+import { fixtureIds, type Sandbox, startSandbox } from '@form-embed/sandbox';
+import type { ClientRateLimitInfo, Store } from 'express-rate-limit';
+import { mountMiddleware } from './helpers/harness.js';
+import { SecretWatch } from './helpers/secret-watch.js';
+
+const watch = new SecretWatch();
+let sandbox: Sandbox;
+const microsoftForm = { kind: 'form', formId: fixtureIds.forms.microsoft } as const;
+const mintCount = () => sandbox.control.stats()['POST /api/v1/forms/{formId}/session'] ?? 0;
+
+before(async () => {
+  sandbox = await startSandbox();
+});
+
+beforeEach(() => sandbox.control.reset());
+
+after(async () => {
+  await sandbox.close();
+  watch.assertNoSecret([sandbox.apiKey]);
+});
+
+test('the per-user limit holds under 30 concurrent mints: exactly the limit succeed, the rest are rate_limited with Retry-After and never reach the service', async () => {
+  const portal = await mountMiddleware(watch, {
+    apiKey: sandbox.apiKey,
+    baseUrl: sandbox.baseUrl,
+    limit: { mints: 10 },
+  });
+  try {
+    const mintsBefore = mintCount();
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, () => portal.mint(microsoftForm, { session: 'adele' })),
+    );
+    const ok = answers.filter((answer) => answer.status === 200);
+    const limited = answers.filter((answer) => answer.status === 429);
+    assert.equal(ok.length, 10);
+    assert.equal(limited.length, 20);
+    for (const answer of limited) {
+      const { error } = SessionErrorBodySchema.parse(answer.body);
+      assert.equal(error.code, 'rate_limited');
+      assert.equal(error.retryable, true);
+      const retryAfter = Number(answer.headers.get('retry-after'));
+      assert.ok(
+        Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 60,
+        `${retryAfter}`,
+      );
+      assert.equal(answer.headers.get('cache-control'), 'no-store');
+      assert.equal(answer.headers.get('x-ratelimit-limit'), null);
+    }
+    assert.equal(mintCount() - mintsBefore, 10);
+  } finally {
+    await portal.close();
+  }
+});
+
+test('one user at the limit does not limit another user', async () => {
+  const portal = await mountMiddleware(watch, {
+    apiKey: sandbox.apiKey,
+    baseUrl: sandbox.baseUrl,
+    limit: { mints: 2 },
+  });
+  try {
+    const adele = await Promise.all(
+      Array.from({ length: 3 }, () => portal.mint(microsoftForm, { session: 'adele' })),
+    );
+    assert.deepEqual(adele.map((answer) => answer.status).sort(), [200, 200, 429]);
+    const megan = await portal.mint(microsoftForm, { session: 'megan' });
+    assert.equal(megan.status, 200, megan.text);
+  } finally {
+    await portal.close();
+  }
+});
+
+test('the default limit is 10 mints per user per minute', async () => {
+  const portal = await mountMiddleware(watch, { apiKey: sandbox.apiKey, baseUrl: sandbox.baseUrl });
+  try {
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, () => portal.mint(microsoftForm, { session: 'adele' })),
+    );
+    assert.equal(answers.filter((answer) => answer.status === 200).length, 10);
+    const limited = answers.find((answer) => answer.status === 429);
+    const retryAfter = Number(limited?.headers.get('retry-after'));
+    assert.ok(retryAfter > 50 && retryAfter <= 60, `${retryAfter}`);
+  } finally {
+    await portal.close();
+  }
+});
+
+/** A Store over one shared Map: what a Redis-backed store gives several portal instances. */
+class SharedMapStore implements Store {
+  readonly #hits: Map<string, ClientRateLimitInfo & { resetTime: Date }>;
+  #windowMs = 60_000;
+  localKeys = false;
+  prefix: string;
+
+  constructor(hits: Map<string, ClientRateLimitInfo & { resetTime: Date }>, prefix: string) {
+    this.#hits = hits;
+    this.prefix = prefix;
+  }
+  init(options: { windowMs: number }) {
+    this.#windowMs = options.windowMs;
+  }
+  async increment(key: string) {
+    const now = Date.now();
+    const current = this.#hits.get(key);
+    const entry =
+      current === undefined || current.resetTime.getTime() <= now
+        ? { totalHits: 0, resetTime: new Date(now + this.#windowMs) }
+        : current;
+    entry.totalHits += 1;
+    this.#hits.set(key, entry);
+    return { ...entry };
+  }
+  async decrement(key: string) {
+    const entry = this.#hits.get(key);
+    if (entry) entry.totalHits = Math.max(0, entry.totalHits - 1);
+  }
+  async resetKey(key: string) {
+    this.#hits.delete(key);
+  }
+}
+
+test('a pluggable store lets two portal instances share one per-user limit', async () => {
+  const shared = new Map<string, ClientRateLimitInfo & { resetTime: Date }>();
+  const options = { apiKey: sandbox.apiKey, baseUrl: sandbox.baseUrl };
+  const first = await mountMiddleware(watch, {
+    ...options,
+    limit: { mints: 5, store: new SharedMapStore(shared, 'a') },
+  });
+  const second = await mountMiddleware(watch, {
+    ...options,
+    limit: { mints: 5, store: new SharedMapStore(shared, 'b') },
+  });
+  try {
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        (i % 2 === 0 ? first : second).mint(microsoftForm, { session: 'adele' }),
+      ),
+    );
+    assert.equal(answers.filter((answer) => answer.status === 200).length, 5);
+    assert.equal(answers.filter((answer) => answer.status === 429).length, 3);
+  } finally {
+    await first.close();
+    await second.close();
+  }
+});

@@ -1,0 +1,68 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { knownSessionErrorCodes, SessionErrorBodySchema } from '@form-embed/protocol';
+import { fixtureKeys, type Sandbox, scenarios, startSandbox } from '@form-embed/sandbox';
+import { mountMiddleware } from './helpers/harness.js';
+import { SecretWatch } from './helpers/secret-watch.js';
+
+const watch = new SecretWatch();
+let sandbox: Sandbox;
+
+/** Codes whose upstream answer carries Retry-After, and the value the sandbox sends when fixed. */
+const retryAfterOf: Record<string, string | 'seconds'> = {
+  rate_limited: 'seconds',
+  microsoft_unavailable: '30',
+};
+
+before(async () => {
+  sandbox = await startSandbox();
+});
+
+after(async () => {
+  await sandbox.close();
+  watch.assertNoSecret(Object.values(fixtureKeys));
+});
+
+test('the sandbox has a scenario for every SessionError code, and each can be produced through the middleware', () => {
+  const covered = new Set(scenarios.map((scenario) => scenario.code));
+  assert.deepEqual(
+    knownSessionErrorCodes.filter((code) => !covered.has(code)),
+    [],
+  );
+  // A raw body cannot be sent through the middleware: it builds the upstream body itself.
+  assert.deepEqual(
+    scenarios.filter((scenario) => scenario.body !== undefined).map((scenario) => scenario.code),
+    [],
+  );
+});
+
+for (const scenario of scenarios) {
+  test(`SessionError ${scenario.code} reaches the browser with status ${scenario.status}, retryable ${scenario.retryable}${retryAfterOf[scenario.code] ? ' and Retry-After' : ''}`, async () => {
+    sandbox.control.reset();
+    const portal = await mountMiddleware(watch, {
+      apiKey: fixtureKeys[scenario.apiKey ?? 'primary'],
+      baseUrl: sandbox.baseUrl,
+      resolveUser: () => scenario.user,
+    });
+    try {
+      await scenario.setup?.(sandbox.control);
+      const answer = await portal.mint(scenario.target);
+      assert.equal(answer.status, scenario.status, answer.text);
+      const { error } = SessionErrorBodySchema.parse(answer.body);
+      assert.equal(error.code, scenario.code);
+      assert.equal(error.retryable, scenario.retryable);
+      assert.ok(error.message.length > 0);
+      assert.equal(answer.headers.get('cache-control'), 'no-store');
+      const retryAfter = answer.headers.get('retry-after');
+      const expected = retryAfterOf[scenario.code];
+      if (expected === undefined) assert.equal(retryAfter, null);
+      else if (expected === 'seconds') assert.match(retryAfter ?? '', /^[1-9]\d*$/);
+      else assert.equal(retryAfter, expected);
+      assert.equal(answer.headers.get('x-ratelimit-limit'), null);
+      assert.equal(answer.headers.get('x-ratelimit-remaining'), null);
+    } finally {
+      await portal.close();
+      sandbox.control.reset();
+    }
+  });
+}

@@ -1,0 +1,57 @@
+import type { EmbedOriginKind } from './embed-origin-app.js';
+import type { FaultSpec } from './faults.js';
+import { apiKeys } from './fixtures.js';
+import { type MicrosoftConnection, parseMicrosoftConnection } from './microsoft-connection.js';
+import type { LimitKind } from './rate-limits.js';
+import type { EmbedOrigins, SandboxState } from './sandbox-state.js';
+
+/** Drives the sandbox from a test or the demo: org state, faults, clocks and counters. */
+export interface SandboxControl {
+  /** Every session lapses now; its page notices on the next reload, submit or lookup. */
+  expireSessions(): void;
+  /** The next `count` requests of `scope` fail as described (see `FaultSpec`). */
+  fail(fault: FaultSpec): void;
+  /** Sets the organisation's Microsoft connection: `ok`, `broken` or `throttled`. */
+  setMicrosoftConnection(connection: MicrosoftConnection): void;
+  /** Spends every key's current window of a limit, so the next such request answers 429. */
+  exhaustRateLimit(kind: LimitKind): Promise<void>;
+  /** Milliseconds added before every API answer from now on. */
+  setLatency(ms: number): void;
+  /**
+   * The organisation changes its forms domain: a new listener starts on a new port and
+   * `GET /api/v1/me` answers the new origin. The old origin keeps serving its sessions.
+   */
+  changeFormsDomain(kind?: EmbedOriginKind): Promise<EmbedOrigins>;
+  /** Requests received per route, keyed `METHOD /path/template` (e.g. `GET /api/v1/me`). */
+  stats(): Record<string, number>;
+  /** Back to the start: no faults, connection ok, initial origins, counters, limits and sessions cleared. */
+  reset(): void;
+}
+
+export function createControl(
+  state: SandboxState,
+  listenEmbedOrigin: (kind: EmbedOriginKind) => Promise<string>,
+): SandboxControl {
+  return {
+    expireSessions: () => state.sessions.expireAll(),
+    fail: (fault) => state.faults.add(fault),
+    setMicrosoftConnection: (connection) => {
+      state.microsoftConnection = parseMicrosoftConnection(connection);
+    },
+    exhaustRateLimit: (kind) => state.limits.exhaust(kind, apiKeys.keys()),
+    setLatency: (ms) => {
+      if (!(ms >= 0)) throw new TypeError('latency must be a number of milliseconds >= 0');
+      state.latencyMs = ms;
+    },
+    changeFormsDomain: async (kind = 'forms') => {
+      const origin = await listenEmbedOrigin(kind);
+      state.origins = {
+        ...state.origins,
+        [kind === 'forms' ? 'formsOrigin' : 'coreFormsOrigin']: origin,
+      };
+      return { ...state.origins };
+    },
+    stats: () => state.requestCounts(),
+    reset: () => state.reset(),
+  };
+}

@@ -1,0 +1,81 @@
+/** Fault injection: the next N requests of a scope fail in a chosen way. */
+
+/**
+ * Which requests a fault applies to: `api` every API request, `session` only the two
+ * form-session endpoints, `redeem` only handle redemptions on the embed origins.
+ */
+export type FaultScope = 'api' | 'session' | 'redeem';
+
+export type Fault =
+  | {
+      /** Answer with an error: a SessionError on the form-session endpoints, `{error}` elsewhere. */
+      kind: 'error';
+      code: string;
+      /** Defaults to the code's status in the SessionError table, 400 for a code it lacks. */
+      status?: number;
+      /** Defaults to the code's retryable flag in the table, false for a code it lacks. */
+      retryable?: boolean;
+      /** Seconds, sent as `Retry-After`. */
+      retryAfter?: number;
+      message?: string;
+    }
+  /** Wait before answering normally. */
+  | { kind: 'delay'; delayMs: number }
+  /** Destroy the connection without an answer. */
+  | { kind: 'reset' }
+  /** Answer with an HTML body instead of JSON. Status defaults to 200. */
+  | { kind: 'notJson'; status?: number }
+  /**
+   * A successful mint whose embedUrl is on `origin` instead of the embed origin (a misbehaving
+   * or hijacked upstream). Defaults to `https://foreign.example`. Only on the session endpoints.
+   */
+  | { kind: 'foreignEmbedUrl'; origin?: string };
+
+export type FaultSpec = Fault & {
+  /** How many requests fail. Defaults to `1`. */
+  count?: number;
+  /** Defaults to `api`. */
+  scope?: FaultScope;
+};
+
+interface PendingFault {
+  fault: Fault;
+  scope: FaultScope;
+  remaining: number;
+}
+
+export class FaultQueue {
+  #pending: PendingFault[] = [];
+
+  add(spec: FaultSpec): void {
+    const { count = 1, scope = 'api', ...fault } = spec;
+    if (!Number.isInteger(count) || count < 1) throw new TypeError('fault count must be >= 1');
+    if (!['api', 'session', 'redeem'].includes(scope)) {
+      throw new TypeError('fault scope must be api, session or redeem');
+    }
+    if (!['error', 'delay', 'reset', 'notJson', 'foreignEmbedUrl'].includes(fault.kind)) {
+      throw new TypeError('fault kind must be error, delay, reset, notJson or foreignEmbedUrl');
+    }
+    if (fault.kind === 'error' && (typeof fault.code !== 'string' || fault.code === '')) {
+      throw new TypeError('an error fault needs a code');
+    }
+    if (fault.kind === 'delay' && !(fault.delayMs >= 0)) {
+      throw new TypeError('a delay fault needs delayMs >= 0');
+    }
+    this.#pending.push({ fault: fault as Fault, scope, remaining: count });
+  }
+
+  /** The fault for this request, if one is pending for its scope; counts it down. */
+  take(scopes: readonly FaultScope[]): Fault | undefined {
+    const index = this.#pending.findIndex((p) => scopes.includes(p.scope));
+    const pending = this.#pending[index];
+    if (!pending) return undefined;
+    pending.remaining -= 1;
+    if (pending.remaining === 0) this.#pending.splice(index, 1);
+    return pending.fault;
+  }
+
+  clear(): void {
+    this.#pending = [];
+  }
+}

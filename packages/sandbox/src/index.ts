@@ -1,0 +1,17 @@
+export { defaultServicePaths, expandPath, type ServicePaths } from '@form-embed/protocol';
+export { CONTROL_PATH } from './api-app.js';
+export type { SandboxControl } from './control.js';
+export type { EmbedOriginKind } from './embed-origin-app.js';
+export type { Fault, FaultScope, FaultSpec } from './faults.js';
+export {
+  API_KEY_PREFIX,
+  type FixtureKeyName,
+  fixtureIds,
+  fixtureKeys,
+} from './fixtures.js';
+export type { MicrosoftConnection } from './microsoft-connection.js';
+export type { RateLimit, SandboxLimits, SandboxOptions } from './options.js';
+export type { LimitKind } from './rate-limits.js';
+export type { EmbedOrigins } from './sandbox-state.js';
+export { type Scenario, scenarios, UNKNOWN_CODE_STATUS } from './scenarios.js';
+export { type Sandbox, startSandbox } from './start-sandbox.js';

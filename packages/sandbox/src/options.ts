@@ -1,0 +1,85 @@
+/** The options of `startSandbox`, and their parsing into an all-required configuration. */
+
+export interface RateLimit {
+  /** Sustained rate per key. */
+  perMinute: number;
+  /** Requests a key may send at once. */
+  burst: number;
+}
+
+export interface SandboxLimits {
+  /** Form-session mints per key. Defaults to 120 a minute, bursts to 120 (partner-api.md, Limits). */
+  mints?: RateLimit;
+  /** Reads (every GET) per key. Defaults to 600 a minute, bursts to 200. */
+  reads?: RateLimit;
+}
+
+export interface SandboxOptions {
+  /** Port of the API (`baseUrl`). Defaults to `0`, an ephemeral port. */
+  port?: number;
+  /** Port of the designer forms embed origin. Defaults to `0`. */
+  formsPort?: number;
+  /** Port of the Core forms embed origin. Defaults to `0`. */
+  coreFormsPort?: number;
+  /** Seconds a single-use handle stays redeemable. Defaults to `120`. */
+  handleTtlSeconds?: number;
+  /** Seconds a signed-in session lasts from mint. Defaults to `1800`. */
+  sessionTtlSeconds?: number;
+  /** Milliseconds added before every API answer. Defaults to `0`. */
+  latencyMs?: number;
+  /** Rate limits per key. Defaults to the contract's. */
+  limits?: SandboxLimits;
+  /** Serve the HTTP control API under `/__sandbox/control/`. Defaults to `false`. */
+  controlApi?: boolean;
+}
+
+export interface SandboxConfig {
+  port: number;
+  formsPort: number;
+  coreFormsPort: number;
+  handleTtlSeconds: number;
+  sessionTtlSeconds: number;
+  latencyMs: number;
+  limits: Required<SandboxLimits>;
+  controlApi: boolean;
+}
+
+export const defaultLimits: Required<SandboxLimits> = {
+  mints: { perMinute: 120, burst: 120 },
+  reads: { perMinute: 600, burst: 200 },
+};
+
+export function parseOptions(options: SandboxOptions = {}): SandboxConfig {
+  const config: SandboxConfig = {
+    port: options.port ?? 0,
+    formsPort: options.formsPort ?? 0,
+    coreFormsPort: options.coreFormsPort ?? 0,
+    handleTtlSeconds: options.handleTtlSeconds ?? 120,
+    sessionTtlSeconds: options.sessionTtlSeconds ?? 1800,
+    latencyMs: options.latencyMs ?? 0,
+    limits: {
+      mints: options.limits?.mints ?? defaultLimits.mints,
+      reads: options.limits?.reads ?? defaultLimits.reads,
+    },
+    controlApi: options.controlApi ?? false,
+  };
+  for (const name of ['port', 'formsPort', 'coreFormsPort'] as const) {
+    const value = config[name];
+    if (!Number.isInteger(value) || value < 0 || value > 65535) {
+      throw new TypeError(`startSandbox: option ${name} must be a port number (0 for any)`);
+    }
+  }
+  for (const name of ['handleTtlSeconds', 'sessionTtlSeconds', 'latencyMs'] as const) {
+    const value = config[name];
+    if (!Number.isFinite(value) || value < 0) {
+      throw new TypeError(`startSandbox: option ${name} must be a number >= 0`);
+    }
+  }
+  for (const name of ['mints', 'reads'] as const) {
+    const { perMinute, burst } = config.limits[name];
+    if (!(perMinute > 0) || !Number.isInteger(burst) || burst < 1) {
+      throw new TypeError(`startSandbox: option limits.${name} needs perMinute > 0 and burst >= 1`);
+    }
+  }
+  return config;
+}

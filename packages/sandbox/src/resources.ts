@@ -1,0 +1,54 @@
+/** Projections of the fixture records into the contract's resources (partner-api.md). */
+import type { AuthType, Availability, CoreForm, Form } from '@form-embed/protocol';
+import type { ClientRecord, CoreFormRecord, FormRecord } from './fixtures.js';
+
+/** partner-api.md, Form: `embeddable` is true for microsoft, google and none, never stored. */
+export function isEmbeddableAuthType(authType: AuthType): boolean {
+  return authType === 'microsoft' || authType === 'google' || authType === 'none';
+}
+
+export function isPublicAvailability(availability: Availability | string | null): boolean {
+  return availability === 'public' || availability === 'both';
+}
+
+export function designerFormPath(formId: string): string {
+  return `/f/${encodeURIComponent(formId)}`;
+}
+
+export function coreFormPath(slug: string): string {
+  return `/c/${encodeURIComponent(slug)}`;
+}
+
+export function toForm(record: FormRecord, formsOrigin: string): Form {
+  return {
+    id: record.id,
+    name: record.name,
+    shareUrl: `${formsOrigin}${designerFormPath(record.id)}`,
+    authType: record.authType,
+    embeddable: isEmbeddableAuthType(record.authType),
+    listedOnHomepage: record.listedOnHomepage,
+    updatedAt: record.updatedAt,
+  };
+}
+
+export function toCoreForm(record: CoreFormRecord, coreFormsOrigin: string): CoreForm {
+  const isPublic = record.enabled && isPublicAvailability(record.availability);
+  return {
+    slug: record.slug,
+    name: record.name,
+    enabled: record.enabled,
+    availability: record.availability,
+    internal:
+      record.enabled && (record.availability === 'internal' || record.availability === 'both'),
+    public: isPublic,
+    embeddable: isPublic,
+    listedOnHomepage: record.listedOnHomepage,
+    ...(isPublic ? { publicUrl: `${coreFormsOrigin}${coreFormPath(record.slug)}` } : {}),
+    clientOverrides: record.clientOverrides.map((override) => ({ ...override })),
+  };
+}
+
+export function toClient(record: ClientRecord) {
+  const { organisationId: _org, directoryReadDenied: _denied, ...client } = record;
+  return { ...client, googleWorkspaceDomains: [...client.googleWorkspaceDomains] };
+}

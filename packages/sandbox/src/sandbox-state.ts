@@ -1,0 +1,51 @@
+import { type FaultQueue, FaultQueue as Faults } from './faults.js';
+import type { MicrosoftConnection } from './microsoft-connection.js';
+import type { SandboxConfig } from './options.js';
+import { RateLimits } from './rate-limits.js';
+import { SessionStore } from './session-store.js';
+
+export interface EmbedOrigins {
+  formsOrigin: string;
+  coreFormsOrigin: string;
+}
+
+/** Everything that changes while the sandbox runs; shared by the API, the pages and `control`. */
+export class SandboxState {
+  readonly config: SandboxConfig;
+  readonly sessions: SessionStore;
+  readonly limits: RateLimits;
+  readonly faults: FaultQueue = new Faults();
+  microsoftConnection: MicrosoftConnection = { state: 'ok' };
+  latencyMs: number;
+  /** The organisation's current embed origins (what `GET /api/v1/me` answers). */
+  origins: EmbedOrigins;
+  readonly initialOrigins: EmbedOrigins;
+  #requests = new Map<string, number>();
+
+  constructor(config: SandboxConfig, origins: EmbedOrigins) {
+    this.config = config;
+    this.sessions = new SessionStore(config);
+    this.limits = new RateLimits(config.limits);
+    this.latencyMs = config.latencyMs;
+    this.origins = { ...origins };
+    this.initialOrigins = { ...origins };
+  }
+
+  countRequest(route: string): void {
+    this.#requests.set(route, (this.#requests.get(route) ?? 0) + 1);
+  }
+
+  requestCounts(): Record<string, number> {
+    return Object.fromEntries(this.#requests);
+  }
+
+  reset(): void {
+    this.faults.clear();
+    this.microsoftConnection = { state: 'ok' };
+    this.latencyMs = this.config.latencyMs;
+    this.origins = { ...this.initialOrigins };
+    this.#requests.clear();
+    this.limits.reset();
+    this.sessions.clear();
+  }
+}

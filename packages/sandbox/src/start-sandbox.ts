@@ -1,0 +1,84 @@
+import type { RequestListener } from 'node:http';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createApiApp } from './api-app.js';
+import { createControl, type SandboxControl } from './control.js';
+import { createEmbedOriginApp, type EmbedOriginKind } from './embed-origin-app.js';
+import { fixtureKeys } from './fixtures.js';
+import { parseOptions, type SandboxOptions } from './options.js';
+import { SandboxState } from './sandbox-state.js';
+
+export interface Sandbox {
+  /** The API's base URL, e.g. `http://127.0.0.1:41234`. */
+  baseUrl: string;
+  /** The designer forms embed origin at start (see `control.changeFormsDomain`). */
+  formsOrigin: string;
+  /** The Core forms embed origin at start. */
+  coreFormsOrigin: string;
+  /** The primary organisation's API key (`fixtureKeys.primary`). */
+  apiKey: string;
+  control: SandboxControl;
+  /** Stops every listener and drops open connections. */
+  close(): Promise<void>;
+}
+
+const HOST = '127.0.0.1';
+
+/** Starts the API and the two embed origins, each on its own port of 127.0.0.1. */
+export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  const config = parseOptions(options);
+  const servers: Server[] = [];
+  const listen = async (handler: RequestListener | undefined, port: number) => {
+    const server = createServer(handler);
+    servers.push(server);
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, HOST, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+    return { server, origin: `http://${HOST}:${(server.address() as AddressInfo).port}` };
+  };
+
+  try {
+    // Listen first so the apps know their origins; attach the handlers afterwards.
+    const forms = await listen(undefined, config.formsPort);
+    const core = await listen(undefined, config.coreFormsPort);
+    const api = await listen(undefined, config.port);
+    const state = new SandboxState(config, {
+      formsOrigin: forms.origin,
+      coreFormsOrigin: core.origin,
+    });
+    const listenEmbedOrigin = async (kind: EmbedOriginKind) =>
+      (await listen(createEmbedOriginApp(state, kind), 0)).origin;
+    const control = createControl(state, listenEmbedOrigin);
+    forms.server.on('request', createEmbedOriginApp(state, 'forms'));
+    core.server.on('request', createEmbedOriginApp(state, 'coreForms'));
+    api.server.on('request', createApiApp(state, control));
+    return {
+      baseUrl: api.origin,
+      formsOrigin: forms.origin,
+      coreFormsOrigin: core.origin,
+      apiKey: fixtureKeys.primary,
+      control,
+      close: () => closeAll(servers),
+    };
+  } catch (error) {
+    await closeAll(servers);
+    throw error;
+  }
+}
+
+async function closeAll(servers: Server[]): Promise<void> {
+  await Promise.all(
+    servers.map(
+      (server) =>
+        new Promise<void>((resolve) => {
+          if (!server.listening) return resolve();
+          server.close(() => resolve());
+          server.closeAllConnections();
+        }),
+    ),
+  );
+}

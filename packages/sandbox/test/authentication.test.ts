@@ -1,0 +1,108 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { defaultServicePaths, expandPath, PlainErrorBodySchema } from '@form-embed/protocol';
+import { fixtureIds, fixtureKeys, type Sandbox, startSandbox } from '../src/index.js';
+import { call, requestSession, sessionError } from './helpers.js';
+
+describe('authentication', () => {
+  let sandbox: Sandbox;
+  before(async () => {
+    sandbox = await startSandbox();
+  });
+  after(() => sandbox.close());
+
+  const badKeys: Record<string, string | null> = {
+    missing: null,
+    'malformed (no fixed prefix)': 'sk_live_abcdef',
+    'unknown (prefix, unknown value)': 'fe_test_nobody_has_this_key',
+    revoked: fixtureKeys.revoked,
+    expired: fixtureKeys.expired,
+  };
+
+  test('a missing, malformed, unknown, revoked or expired key answers 401 {error} on plain endpoints', async () => {
+    for (const [name, apiKey] of Object.entries(badKeys)) {
+      const response = await call(sandbox, defaultServicePaths.me, { apiKey });
+      assert.equal(response.status, 401, name);
+      const body = PlainErrorBodySchema.parse(await response.json());
+      if (apiKey) assert.ok(!body.error.includes(apiKey), `${name}: the message repeats the key`);
+      assert.equal(
+        response.headers.get('x-ratelimit-limit'),
+        null,
+        'only authenticated answers carry limits',
+      );
+    }
+  });
+
+  test('every bad key answers the invalid_api_key SessionError (401, not retryable) on both form-session endpoints', async () => {
+    for (const [name, apiKey] of Object.entries(badKeys)) {
+      for (const target of [
+        { kind: 'form', formId: fixtureIds.forms.microsoft } as const,
+        { kind: 'coreForm', slug: fixtureIds.coreForms.newStarter } as const,
+      ]) {
+        const response = await requestSession(sandbox, target, undefined, { apiKey });
+        assert.equal(response.status, 401, name);
+        const error = await sessionError(response);
+        assert.equal(error.code, 'invalid_api_key');
+        assert.equal(error.retryable, false);
+      }
+    }
+  });
+
+  test('auth comes first: an unknown route answers 401 without a key and 404 {error} with one', async () => {
+    const without = await call(sandbox, '/api/v1/no-such-thing', { apiKey: null });
+    assert.equal(without.status, 401);
+    PlainErrorBodySchema.parse(await without.json());
+    const withKey = await call(sandbox, '/api/v1/no-such-thing');
+    assert.equal(withKey.status, 404);
+    PlainErrorBodySchema.parse(await withKey.json());
+    const wrongMethod = await call(sandbox, defaultServicePaths.me, { method: 'DELETE' });
+    assert.equal(wrongMethod.status, 404);
+    PlainErrorBodySchema.parse(await wrongMethod.json());
+  });
+
+  test('a record of another organisation answers 404, the same as a missing one', async () => {
+    const other = await call(
+      sandbox,
+      expandPath(defaultServicePaths.client, { clientId: fixtureIds.clients.otherOrg }),
+    );
+    const missing = await call(
+      sandbox,
+      expandPath(defaultServicePaths.client, { clientId: 'client_missing' }),
+    );
+    assert.equal(other.status, 404);
+    assert.equal(missing.status, 404);
+    assert.deepEqual(await other.json(), await missing.json());
+    const form = await requestSession(sandbox, { kind: 'form', formId: fixtureIds.forms.otherOrg });
+    assert.equal((await sessionError(form)).code, 'form_not_found');
+  });
+
+  test("the other organisation's key sees its own records and not the primary organisation's", async () => {
+    const apiKey = fixtureKeys.otherOrg;
+    const own = await call(
+      sandbox,
+      expandPath(defaultServicePaths.client, { clientId: fixtureIds.clients.otherOrg }),
+      { apiKey },
+    );
+    assert.equal(own.status, 200);
+    const primary = await call(
+      sandbox,
+      expandPath(defaultServicePaths.client, { clientId: fixtureIds.clients.contoso }),
+      { apiKey },
+    );
+    assert.equal(primary.status, 404);
+    const forms = (await (await call(sandbox, defaultServicePaths.forms, { apiKey })).json()) as {
+      forms: { id: string }[];
+    };
+    assert.deepEqual(
+      forms.forms.map((f) => f.id),
+      [fixtureIds.forms.otherOrg],
+    );
+    const session = await requestSession(
+      sandbox,
+      { kind: 'form', formId: fixtureIds.forms.otherOrg },
+      { clientId: fixtureIds.clients.otherOrg, userIdentifier: fixtureIds.users.otherOrg },
+      { apiKey },
+    );
+    assert.equal(session.status, 200);
+  });
+});

@@ -1,0 +1,150 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import {
+  ClientSchema,
+  CoreFormSchema,
+  canonicalOrigin,
+  expandPath,
+  FormSchema,
+  isOnEmbedOrigin,
+  OrganisationSchema,
+  PlainErrorBodySchema,
+  defaultServicePaths as paths,
+} from '@form-embed/protocol';
+import { z } from 'zod';
+import { fixtureIds, type Sandbox, startSandbox } from '../src/index.js';
+import { call } from './helpers.js';
+
+const ClientPageSchema = z.object({
+  clients: z.array(ClientSchema),
+  total: z.int(),
+  hasMore: z.boolean(),
+});
+
+describe('catalogue endpoints', () => {
+  let sandbox: Sandbox;
+  before(async () => {
+    sandbox = await startSandbox();
+  });
+  after(() => sandbox.close());
+
+  const get = async (path: string) => {
+    const response = await call(sandbox, path);
+    return { response, body: (await response.json()) as unknown };
+  };
+
+  test('GET /me answers the Organisation with two canonical embed origins, distinct from each other and the API', async () => {
+    const { response, body } = await get(paths.me);
+    assert.equal(response.status, 200);
+    const org = OrganisationSchema.parse(body);
+    assert.equal(org.organisationId, fixtureIds.organisation);
+    assert.equal(org.formsOrigin, sandbox.formsOrigin);
+    assert.equal(org.coreFormsOrigin, sandbox.coreFormsOrigin);
+    for (const origin of [org.formsOrigin, org.coreFormsOrigin]) {
+      assert.equal(canonicalOrigin(origin ?? ''), origin);
+      assert.match(origin ?? '', /^http:\/\/127\.0\.0\.1:\d+$/);
+    }
+    assert.equal(new Set([org.formsOrigin, org.coreFormsOrigin, sandbox.baseUrl]).size, 3);
+  });
+
+  test('GET /clients pages with limit (default 50) and offset, and answers {clients, total, hasMore}', async () => {
+    const all = ClientPageSchema.parse((await get(paths.clients)).body);
+    assert.deepEqual(
+      all.clients.map((c) => c.id),
+      [
+        fixtureIds.clients.contoso,
+        fixtureIds.clients.fabrikam,
+        fixtureIds.clients.northwind,
+        fixtureIds.clients.litware,
+      ],
+    );
+    assert.equal(all.total, 4);
+    assert.equal(all.hasMore, false);
+    const first = ClientPageSchema.parse((await get(`${paths.clients}?limit=2&offset=1`)).body);
+    assert.deepEqual(
+      first.clients.map((c) => c.id),
+      [fixtureIds.clients.fabrikam, fixtureIds.clients.northwind],
+    );
+    assert.equal(first.total, 4);
+    assert.equal(first.hasMore, true);
+    const past = ClientPageSchema.parse((await get(`${paths.clients}?offset=10`)).body);
+    assert.deepEqual(past, { clients: [], total: 4, hasMore: false });
+  });
+
+  test('GET /clients answers 400 {error} naming the bad parameter', async () => {
+    const cases = {
+      'limit=0': 'limit',
+      'limit=101': 'limit',
+      'limit=abc': 'limit',
+      'limit=1.5': 'limit',
+      'offset=-1': 'offset',
+      'offset=x': 'offset',
+      'limit=1&limit=2': 'limit',
+    };
+    for (const [query, name] of Object.entries(cases)) {
+      const { response, body } = await get(`${paths.clients}?${query}`);
+      assert.equal(response.status, 400, query);
+      assert.match(PlainErrorBodySchema.parse(body).error, new RegExp(`^${name}\\b`), query);
+    }
+  });
+
+  test('GET /clients/{id} answers the Client, 404 {error} when unknown', async () => {
+    const { body } = await get(expandPath(paths.client, { clientId: fixtureIds.clients.contoso }));
+    const client = ClientSchema.parse(body);
+    assert.equal(client.microsoftTenantId, fixtureIds.tenants.contoso);
+    assert.deepEqual(client.googleWorkspaceDomains, ['contoso.example']);
+    const northwind = ClientSchema.parse(
+      (await get(expandPath(paths.client, { clientId: fixtureIds.clients.northwind }))).body,
+    );
+    assert.equal(northwind.microsoftTenantId, '');
+    const missing = await get(expandPath(paths.client, { clientId: 'nope' }));
+    assert.equal(missing.response.status, 404);
+    PlainErrorBodySchema.parse(missing.body);
+  });
+
+  test('GET /forms computes embeddable from authType (microsoft, google, none) and shareUrl begins with formsOrigin', async () => {
+    const { body } = await get(paths.forms);
+    const forms = z.object({ forms: z.array(FormSchema) }).parse(body).forms;
+    assert.equal(forms.length, 5);
+    for (const form of forms) {
+      assert.equal(
+        form.embeddable,
+        ['microsoft', 'google', 'none'].includes(form.authType),
+        form.id,
+      );
+      assert.ok(isOnEmbedOrigin(form.shareUrl, sandbox.formsOrigin), form.shareUrl);
+    }
+  });
+
+  test('GET /core/forms and /core/forms/{slug} answer CoreForms, embeddable exactly when public', async () => {
+    const { body } = await get(paths.coreForms);
+    const list = z.object({ forms: z.array(CoreFormSchema) }).parse(body).forms;
+    assert.deepEqual(
+      list.map((f) => [f.slug, f.embeddable]),
+      [
+        [fixtureIds.coreForms.newStarter, true],
+        [fixtureIds.coreForms.mailboxAccess, true],
+        [fixtureIds.coreForms.leaver, false],
+        [fixtureIds.coreForms.retired, false],
+      ],
+    );
+    for (const form of list) {
+      assert.equal(form.embeddable, form.public);
+      if (form.publicUrl) assert.ok(isOnEmbedOrigin(form.publicUrl, sandbox.coreFormsOrigin));
+    }
+    const detail = CoreFormSchema.parse(
+      (await get(expandPath(paths.coreForm, { slug: fixtureIds.coreForms.mailboxAccess }))).body,
+    );
+    assert.deepEqual(detail.clientOverrides, [
+      {
+        tenantId: fixtureIds.tenants.fabrikam,
+        tenantName: 'Fabrikam',
+        enabled: true,
+        availability: 'internal',
+      },
+    ]);
+    const missing = await get(expandPath(paths.coreForm, { slug: fixtureIds.coreForms.missing }));
+    assert.equal(missing.response.status, 404);
+    PlainErrorBodySchema.parse(missing.body);
+  });
+});

@@ -1,0 +1,187 @@
+/**
+ * The embedded form message in real Chromium: a portal page on http://localhost:<port> frames
+ * the sandbox's pages on 127.0.0.1 (cross-site, as in production) and records every message.
+ */
+import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, afterEach, before, describe, test } from 'node:test';
+import { EMBED_MESSAGE_TYPE, type FormTarget, isEmbedMessage } from '@form-embed/protocol';
+import { type Browser, chromium, type Frame, type Page } from 'playwright-core';
+import { fixtureIds, type Sandbox, startSandbox } from '../src/index.js';
+import { mintSession, redeem } from './helpers.js';
+
+const adele = {
+  microsoftTenantId: fixtureIds.tenants.contoso,
+  userIdentifier: fixtureIds.users.adele,
+};
+const microsoftForm: FormTarget = { kind: 'form', formId: fixtureIds.forms.microsoft };
+const coreForm: FormTarget = { kind: 'coreForm', slug: fixtureIds.coreForms.newStarter };
+
+const portalHtml = `<!doctype html><title>Portal</title>
+<script>window.messages = []; addEventListener('message', (e) => messages.push({ origin: e.origin, data: e.data }));</script>
+<h1>Portal</h1><iframe title="Embedded form" width="600" height="500"></iframe>`;
+
+interface Recorded {
+  origin: string;
+  data: unknown;
+}
+
+describe('embedded form message in Chromium', () => {
+  let sandbox: Sandbox;
+  let browser: Browser;
+  let portal: Server;
+  let portalUrl: string;
+  let page: Page;
+
+  before(async () => {
+    sandbox = await startSandbox();
+    portal = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' }).end(portalHtml);
+    });
+    await new Promise<void>((resolve) => portal.listen(0, '127.0.0.1', resolve));
+    portalUrl = `http://localhost:${(portal.address() as AddressInfo).port}/`;
+    browser = await chromium.launch({
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    });
+  });
+  afterEach(async () => {
+    await page?.close();
+    sandbox.control.reset();
+  });
+  after(async () => {
+    await browser?.close();
+    portal.closeAllConnections();
+    await new Promise((resolve) => portal.close(resolve));
+    await sandbox.close();
+  });
+
+  /** Opens the portal and frames `src`; resolves with the frame once it has loaded. */
+  async function frame(src: string): Promise<Frame> {
+    page = await browser.newPage();
+    page.setDefaultTimeout(5000);
+    await page.goto(portalUrl);
+    await page.locator('iframe').evaluate((el, url) => {
+      (el as HTMLIFrameElement).src = url;
+    }, src);
+    const handle = await page.locator('iframe').elementHandle();
+    const content = await handle?.contentFrame();
+    assert.ok(content);
+    await content.waitForLoadState('load');
+    return content;
+  }
+
+  const messages = () =>
+    page.evaluate(() => (window as unknown as { messages: Recorded[] }).messages);
+  /** Lets a pending postMessage task run before reading the record. */
+  const settle = () => page.waitForTimeout(150);
+
+  function assertOnly(recorded: Recorded[], origin: string, state: 'error' | 'expired') {
+    assert.equal(recorded.length, 1, JSON.stringify(recorded));
+    const [message] = recorded;
+    assert.equal(message?.origin, origin);
+    assert.deepEqual(message?.data, { type: EMBED_MESSAGE_TYPE, state });
+    assert.ok(isEmbedMessage(message?.data), 'exactly two fields, no token');
+  }
+
+  test('the framed page works cross-site with default settings: signed in, fill in, submit', async () => {
+    const session = await mintSession(sandbox, microsoftForm, adele);
+    const form = await frame(session.embedUrl);
+    await form.getByRole('heading', { name: 'IT support request' }).waitFor();
+    await form.getByText(`Signed in as ${fixtureIds.users.adele}`).waitFor();
+    await form.getByLabel('Full name').fill('Adele Vance');
+    await form.getByRole('button', { name: 'Submit' }).click();
+    await form.getByRole('heading', { name: 'Submitted' }).waitFor();
+    await settle();
+    assert.deepEqual(await messages(), [], 'a live session posts nothing');
+  });
+
+  test('a lapse noticed on reload posts expired to the parent, once per lapse', async () => {
+    const form = await frame((await mintSession(sandbox, microsoftForm, adele)).embedUrl);
+    await form.getByRole('heading', { name: 'IT support request' }).waitFor();
+    sandbox.control.expireSessions();
+    await form.evaluate(() => location.reload());
+    await form.waitForLoadState('load');
+    await form.getByRole('heading', { name: 'Your session has ended' }).waitFor();
+    await settle();
+    assertOnly(await messages(), sandbox.formsOrigin, 'expired');
+    await form.evaluate(() => location.reload());
+    await form.waitForLoadState('load');
+    await form.getByRole('heading', { name: 'Your session has ended' }).waitFor();
+    await settle();
+    assert.equal((await messages()).length, 1, 'a second reload of the same lapse posts nothing');
+  });
+
+  test('a lapse noticed on submit posts expired to the parent, once per lapse', async () => {
+    const form = await frame((await mintSession(sandbox, microsoftForm, adele)).embedUrl);
+    await form.getByRole('button', { name: 'Submit' }).waitFor();
+    const sessionUrl = form.url();
+    sandbox.control.expireSessions();
+    await form.getByRole('button', { name: 'Submit' }).click();
+    await form.getByRole('heading', { name: 'Your session has ended' }).waitFor();
+    await settle();
+    assertOnly(await messages(), sandbox.formsOrigin, 'expired');
+    // Submit the same lapsed session again (the form is gone from the page, so post one by hand).
+    await form.evaluate((action) => {
+      const again = document.createElement('form');
+      again.method = 'post';
+      again.action = action;
+      document.body.append(again);
+      again.submit();
+    }, `${sessionUrl}/submit`);
+    await form.waitForLoadState('load');
+    await form.getByRole('heading', { name: 'Your session has ended' }).waitFor();
+    await settle();
+    assert.equal((await messages()).length, 1);
+  });
+
+  test('a lapse noticed on a Core form lookup posts expired to the parent, once per lapse', async () => {
+    const form = await frame((await mintSession(sandbox, coreForm, adele)).embedUrl);
+    await form.getByRole('button', { name: 'Look up' }).click();
+    await form.getByText('Lookup complete').waitFor();
+    sandbox.control.expireSessions();
+    await form.getByRole('button', { name: 'Look up' }).click();
+    await form.getByRole('heading', { name: 'Your session has ended' }).waitFor();
+    await settle();
+    assertOnly(await messages(), sandbox.coreFormsOrigin, 'expired');
+  });
+
+  test('a reused handle posts error to the parent', async () => {
+    const session = await mintSession(sandbox, microsoftForm, adele);
+    await redeem(session.embedUrl);
+    const form = await frame(session.embedUrl);
+    await form.getByRole('heading', { name: 'We could not sign you in' }).waitFor();
+    await settle();
+    assertOnly(await messages(), sandbox.formsOrigin, 'error');
+  });
+
+  test('nothing is posted when the page is not framed (lapse or failed redemption)', async () => {
+    page = await browser.newPage();
+    page.setDefaultTimeout(5000);
+    await page.addInitScript(() => {
+      const record: unknown[] = [];
+      (window as unknown as { messages: unknown[] }).messages = record;
+      addEventListener('message', (e) => record.push({ origin: e.origin, data: e.data }));
+    });
+    const session = await mintSession(sandbox, microsoftForm, adele);
+    const sessionUrl = await redeem(session.embedUrl);
+    sandbox.control.expireSessions();
+    await page.goto(sessionUrl);
+    await page.getByRole('heading', { name: 'Your session has ended' }).waitFor();
+    await settle();
+    assert.deepEqual(await messages(), []);
+    await page.goto(session.embedUrl);
+    await page.getByRole('heading', { name: 'We could not sign you in' }).waitFor();
+    await settle();
+    assert.deepEqual(await messages(), []);
+  });
+});

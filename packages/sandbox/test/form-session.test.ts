@@ -1,0 +1,144 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { isOnEmbedOrigin } from '@form-embed/protocol';
+import { fixtureIds, type Sandbox, startSandbox } from '../src/index.js';
+import { mintSession, requestSession, sessionError } from './helpers.js';
+
+const { forms, coreForms, clients, tenants, users } = fixtureIds;
+const microsoftForm = { kind: 'form', formId: forms.microsoft } as const;
+
+describe('form-session rules', () => {
+  let sandbox: Sandbox;
+  before(async () => {
+    sandbox = await startSandbox();
+  });
+  after(() => sandbox.close());
+
+  test('a microsoft form with a tenant and a UPN gets provider microsoft, a handle and expiresIn 120', async () => {
+    const session = await mintSession(sandbox, microsoftForm, {
+      microsoftTenantId: tenants.contoso,
+      userIdentifier: users.adele,
+    });
+    assert.equal(session.provider, 'microsoft');
+    assert.equal(session.expiresIn, 120);
+    assert.ok(session.formSessionHandle);
+    assert.ok(isOnEmbedOrigin(session.embedUrl, sandbox.formsOrigin));
+    assert.equal(new URL(session.embedUrl).searchParams.get('handle'), session.formSessionHandle);
+  });
+
+  test('a microsoft form also takes a clientId instead of the tenant, and an object id as userIdentifier', async () => {
+    const session = await mintSession(sandbox, microsoftForm, {
+      clientId: clients.contoso,
+      userIdentifier: users.adeleObjectId,
+    });
+    assert.equal(session.provider, 'microsoft');
+  });
+
+  test('a microsoft form without a tenant or clientId, or without a userIdentifier, is invalid_request', async () => {
+    for (const user of [
+      undefined,
+      { userIdentifier: users.adele },
+      { microsoftTenantId: tenants.contoso },
+      { clientId: clients.contoso },
+    ]) {
+      const response = await requestSession(sandbox, microsoftForm, user);
+      assert.equal(response.status, 400);
+      assert.equal((await sessionError(response)).code, 'invalid_request');
+    }
+  });
+
+  test('a google form takes a Workspace email whose domain belongs to a client', async () => {
+    const session = await mintSession(
+      sandbox,
+      { kind: 'form', formId: forms.google },
+      { userIdentifier: users.alex },
+    );
+    assert.equal(session.provider, 'google');
+    assert.ok(session.formSessionHandle);
+    const stranger = await requestSession(
+      sandbox,
+      { kind: 'form', formId: forms.google },
+      { userIdentifier: users.unknownDomain },
+    );
+    assert.equal((await sessionError(stranger)).code, 'tenant_not_connected');
+  });
+
+  test('a none form with no user gets provider none, no handle and expiresIn 0', async () => {
+    const session = await mintSession(sandbox, { kind: 'form', formId: forms.open });
+    assert.deepEqual(Object.keys(session).sort(), ['embedUrl', 'expiresIn', 'provider']);
+    assert.equal(session.provider, 'none');
+    assert.equal(session.expiresIn, 0);
+    assert.ok(isOnEmbedOrigin(session.embedUrl, sandbox.formsOrigin));
+    assert.equal(new URL(session.embedUrl).search, '');
+  });
+
+  test('a none form with a user gets provider portal and a handle', async () => {
+    const session = await mintSession(
+      sandbox,
+      { kind: 'form', formId: forms.open },
+      { clientId: clients.northwind, userIdentifier: 'sam@northwind.example' },
+    );
+    assert.equal(session.provider, 'portal');
+    assert.equal(session.expiresIn, 120);
+    assert.ok(session.formSessionHandle);
+  });
+
+  test('password and internal forms refuse with form_session_unsupported', async () => {
+    for (const formId of [forms.password, forms.internal]) {
+      const response = await requestSession(sandbox, { kind: 'form', formId });
+      assert.equal(response.status, 400);
+      assert.equal((await sessionError(response)).code, 'form_session_unsupported');
+    }
+  });
+
+  test("a public Core form needs the user's client and answers an embedUrl on coreFormsOrigin", async () => {
+    const session = await mintSession(
+      sandbox,
+      { kind: 'coreForm', slug: coreForms.newStarter },
+      { microsoftTenantId: tenants.contoso, userIdentifier: users.adele },
+    );
+    assert.equal(session.provider, 'microsoft');
+    assert.ok(isOnEmbedOrigin(session.embedUrl, sandbox.coreFormsOrigin));
+    const noUser = await requestSession(sandbox, { kind: 'coreForm', slug: coreForms.newStarter });
+    assert.equal((await sessionError(noUser)).code, 'invalid_request');
+  });
+
+  test('Core forms honour client overrides: the form Fabrikam withdraws still works for Contoso', async () => {
+    const target = { kind: 'coreForm', slug: coreForms.mailboxAccess } as const;
+    const contoso = await mintSession(sandbox, target, {
+      clientId: clients.contoso,
+      userIdentifier: users.adele,
+    });
+    assert.equal(contoso.provider, 'microsoft');
+    const fabrikam = await requestSession(sandbox, target, {
+      microsoftTenantId: tenants.fabrikam,
+      userIdentifier: users.megan,
+    });
+    assert.equal((await sessionError(fabrikam)).code, 'client_not_entitled');
+  });
+
+  test('a malformed body is invalid_request naming the problem', async () => {
+    const cases: Record<string, RegExp> = {
+      'not json': /not valid JSON/,
+      '[1,2]': /JSON object/,
+      '"user"': /JSON object/,
+      '{"user": 5}': /^user\b/,
+      '{"user": {"userIdentifier": 7}}': /^user\.userIdentifier\b/,
+      '{"user": {"clientId": ["a"]}}': /^user\.clientId\b/,
+    };
+    for (const [body, message] of Object.entries(cases)) {
+      const response = await requestSession(sandbox, microsoftForm, undefined, { body });
+      assert.equal(response.status, 400, body);
+      const error = await sessionError(response);
+      assert.equal(error.code, 'invalid_request', body);
+      assert.match(error.message, message, body);
+    }
+  });
+
+  test('every form-session answer carries Cache-Control: no-store', async () => {
+    const ok = await requestSession(sandbox, { kind: 'form', formId: forms.open });
+    assert.equal(ok.headers.get('cache-control'), 'no-store');
+    const refused = await requestSession(sandbox, { kind: 'form', formId: forms.password });
+    assert.equal(refused.headers.get('cache-control'), 'no-store');
+  });
+});

@@ -1,0 +1,71 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { defaultServicePaths, PlainErrorBodySchema } from '@form-embed/protocol';
+import { fixtureIds, fixtureKeys } from '../src/index.js';
+import { call, requestSession, sandboxFor, sessionError } from './helpers.js';
+
+const adele = {
+  microsoftTenantId: fixtureIds.tenants.contoso,
+  userIdentifier: fixtureIds.users.adele,
+};
+const microsoftForm = { kind: 'form', formId: fixtureIds.forms.microsoft } as const;
+
+test('authenticated answers carry X-RateLimit-Limit and a falling X-RateLimit-Remaining', async (t) => {
+  const sandbox = await sandboxFor(t);
+  const first = await call(sandbox, defaultServicePaths.me);
+  const second = await call(sandbox, defaultServicePaths.me);
+  assert.equal(first.headers.get('x-ratelimit-limit'), '200');
+  assert.equal(first.headers.get('x-ratelimit-remaining'), '199');
+  assert.equal(second.headers.get('x-ratelimit-remaining'), '198');
+  const mint = await requestSession(sandbox, microsoftForm, adele);
+  assert.equal(mint.headers.get('x-ratelimit-limit'), '120');
+  assert.equal(mint.headers.get('x-ratelimit-remaining'), '119');
+});
+
+test('mints: a key gets a burst of 120, then rate_limited (429, retryable) with Retry-After', async (t) => {
+  const sandbox = await sandboxFor(t);
+  const answers = await Promise.all(
+    Array.from({ length: 121 }, () => requestSession(sandbox, microsoftForm, adele)),
+  );
+  const statuses = answers.map((r) => r.status);
+  assert.equal(statuses.filter((s) => s === 200).length, 120);
+  const limited = answers.find((r) => r.status === 429);
+  assert.ok(limited);
+  const error = await sessionError(limited);
+  assert.equal(error.code, 'rate_limited');
+  assert.equal(error.retryable, true);
+  const retryAfter = Number(limited.headers.get('retry-after'));
+  assert.ok(retryAfter >= 1 && retryAfter <= 60, `Retry-After ${retryAfter}`);
+  assert.equal(limited.headers.get('x-ratelimit-remaining'), '0');
+  await Promise.all(answers.filter((r) => r !== limited).map((r) => r.body?.cancel()));
+});
+
+test('reads: a key gets a burst of 200, then 429 {error} with Retry-After; limits are per key', async (t) => {
+  const sandbox = await sandboxFor(t);
+  const answers = await Promise.all(
+    Array.from({ length: 201 }, () => call(sandbox, defaultServicePaths.forms)),
+  );
+  assert.equal(answers.filter((r) => r.status === 200).length, 200);
+  const limited = answers.find((r) => r.status === 429);
+  assert.ok(limited);
+  PlainErrorBodySchema.parse(await limited.json());
+  assert.match(limited.headers.get('retry-after') ?? '', /^\d+$/);
+  const otherKey = await call(sandbox, defaultServicePaths.forms, { apiKey: fixtureKeys.otherOrg });
+  assert.equal(otherKey.status, 200, "another key's budget is untouched");
+  await Promise.all(answers.filter((r) => r !== limited).map((r) => r.body?.cancel()));
+});
+
+test('the limits option raises the limits (for load tests)', async (t) => {
+  const sandbox = await sandboxFor(t, {
+    limits: {
+      mints: { perMinute: 60_000, burst: 5000 },
+      reads: { perMinute: 60_000, burst: 5000 },
+    },
+  });
+  const answers = await Promise.all(
+    Array.from({ length: 300 }, () => requestSession(sandbox, microsoftForm, adele)),
+  );
+  assert.ok(answers.every((r) => r.status === 200));
+  assert.equal(answers[0]?.headers.get('x-ratelimit-limit'), '5000');
+  await Promise.all(answers.map((r) => r.body?.cancel()));
+});
