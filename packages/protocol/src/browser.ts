@@ -25,6 +25,7 @@ export {
 export {
   isKnownSessionErrorCode,
   type KnownSessionErrorCode,
+  knownSessionErrorCode,
   knownSessionErrorCodes,
   type SessionErrorCode,
   SessionErrorCodes,

@@ -41,3 +41,8 @@ export function isKnownSessionErrorCode(code: unknown): code is KnownSessionErro
 export function statusOfSessionErrorCode(code: string, fallback = 500): number {
   return (isKnownSessionErrorCode(code) && SessionErrorCodes[code].status) || fallback;
 }
+
+/** The code for choosing what a person sees: a code this release does not know reads as `unknown`. */
+export function knownSessionErrorCode(code: string): KnownSessionErrorCode {
+  return isKnownSessionErrorCode(code) ? code : 'unknown';
+}

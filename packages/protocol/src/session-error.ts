@@ -1,4 +1,4 @@
-import { isKnownSessionErrorCode, type SessionErrorCode } from './session-error-codes.js';
+import type { SessionErrorCode } from './session-error-codes.js';
 
 /** The `error` member of a SessionError answer: `{error: {code, message, retryable}}`. */
 export interface SessionErrorDetail {
@@ -44,11 +44,6 @@ export class FormSessionError extends Error {
     this.status = detail.status;
     this.retryable = detail.retryable;
     this.retryAfter = detail.retryAfter;
-  }
-
-  /** The code for choosing what a person sees: codes this release does not know read as `unknown`. */
-  get knownCode() {
-    return isKnownSessionErrorCode(this.code) ? this.code : 'unknown';
   }
 }
 

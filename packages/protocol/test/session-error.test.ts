@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
   FormSessionError,
+  knownSessionErrorCode,
   knownSessionErrorCodes,
   readSessionError,
   SessionErrorBodySchema,
@@ -34,7 +35,8 @@ test('a code the protocol does not know yet is kept, not refused', () => {
   assert.equal(SessionErrorBodySchema.safeParse(body).success, true);
   const error = new FormSessionError({ ...body.error, status: 402 });
   assert.equal(error.code, 'seat_limit_reached');
-  assert.equal(error.knownCode, 'unknown');
+  assert.equal(knownSessionErrorCode(error.code), 'unknown');
+  assert.equal(knownSessionErrorCode('rate_limited'), 'rate_limited');
 });
 
 test('a missing or malformed code reads as unknown and not retryable', () => {

@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { after, afterEach, before, describe, test } from 'node:test';
 import { EMBED_MESSAGE_TYPE, type FormTarget, isEmbedMessage } from '@form-embed/protocol';
 import { type Browser, chromium, type Frame, type Page } from 'playwright-core';
+import { chromiumLaunchOptions } from '../../../scripts/chromium.mjs';
 import { fixtureIds, type Sandbox, startSandbox } from '../src/index.js';
 import { mintSession, redeem } from './helpers.js';
 
@@ -41,18 +42,7 @@ describe('embedded form message in Chromium', () => {
     });
     await new Promise<void>((resolve) => portal.listen(0, '127.0.0.1', resolve));
     portalUrl = `http://localhost:${(portal.address() as AddressInfo).port}/`;
-    browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await chromium.launch(chromiumLaunchOptions);
   });
   afterEach(async () => {
     await page?.close();

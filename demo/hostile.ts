@@ -1,0 +1,44 @@
+import '@form-embed/element/define';
+import { byId } from './dom.js';
+import { logEvents, showState } from './event-log.js';
+import { renderHeader } from './page-header.js';
+
+renderHeader('Hostile frame');
+const element = byId('target');
+showState(element, byId('state'));
+logEvents(element, byId<HTMLOListElement>('log'));
+
+// The same demo server under another host name is another origin (Chromium resolves
+// *.localhost to loopback), like a third-party frame on a real portal page.
+const hostile = byId<HTMLIFrameElement>('hostile-frame');
+hostile.src = `${location.protocol}//hostile.localhost:${location.port}/hostile-frame.html`;
+
+byId('forge-from-page').addEventListener('click', () => {
+  window.postMessage({ type: 'service:form-session', state: 'expired' }, '*');
+});
+
+// A real `error` message from the embed origin: the embedUrl's single-use handle is redeemed
+// by the first frame, so the second frame's page says `error` to this window.
+byId('stolen-embed').addEventListener('click', async () => {
+  const answer = await fetch('/form-sessions/forms/form_open/session', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{}',
+  });
+  const { embedUrl } = await answer.json();
+  const first = Object.assign(document.createElement('iframe'), {
+    title: 'Stolen embed, first use',
+    src: embedUrl,
+  });
+  const second = Object.assign(document.createElement('iframe'), {
+    title: 'Stolen embed, second use',
+  });
+  first.addEventListener(
+    'load',
+    () => {
+      second.src = embedUrl;
+    },
+    { once: true },
+  );
+  byId('stolen').replaceChildren(first, second);
+});

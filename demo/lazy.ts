@@ -1,0 +1,9 @@
+import '@form-embed/element/define';
+import { byId } from './dom.js';
+import { logEvents, showState } from './event-log.js';
+import { renderHeader } from './page-header.js';
+
+renderHeader('Lazy embed');
+const element = byId('lazy');
+showState(element, byId('state'));
+logEvents(element, byId<HTMLOListElement>('log'));

@@ -1,0 +1,24 @@
+// The header shared by the extra demo pages.
+const pages = [
+  ['/', 'Console'],
+  ['/several.html', 'Several embeds'],
+  ['/lazy.html', 'Lazy embed'],
+  ['/hostile.html', 'Hostile frame'],
+] as const;
+
+export function renderHeader(title: string): void {
+  const header = document.createElement('header');
+  const h1 = document.createElement('h1');
+  h1.textContent = `form-embed · ${title}`;
+  const nav = document.createElement('nav');
+  nav.setAttribute('aria-label', 'Demo pages');
+  for (const [href, label] of pages) {
+    const link = document.createElement('a');
+    link.href = href;
+    link.textContent = label;
+    if (href === location.pathname) link.setAttribute('aria-current', 'page');
+    nav.append(link);
+  }
+  header.append(h1, nav);
+  document.body.prepend(header);
+}

@@ -1,0 +1,142 @@
+import '@form-embed/element/define';
+import type { FormEmbedElement } from '@form-embed/element';
+import {
+  type Catalogue,
+  isKnownSessionErrorCode,
+  knownSessionErrorCodes,
+  SessionErrorCodes,
+} from '@form-embed/protocol/browser';
+import { byId } from './dom.js';
+import { logEvents, showState } from './event-log.js';
+
+interface DemoConfig {
+  mode: 'sandbox' | 'service';
+  persona?: string;
+  personas: { id: string; label: string; expect: string }[];
+}
+
+const personaSelect = byId<HTMLSelectElement>('persona');
+const formSelect = byId<HTMLSelectElement>('form');
+const slot = byId<HTMLDivElement>('embed-slot');
+const log = byId<HTMLOListElement>('log');
+const controlResult = byId<HTMLParagraphElement>('control-result');
+let stateObserver: MutationObserver | undefined;
+
+const config: DemoConfig = await (await fetch('/demo/config')).json();
+byId('mode').textContent = config.mode === 'sandbox' ? 'Sandbox' : 'Real service';
+byId('controls').hidden = config.mode !== 'sandbox';
+byId('signed-in').hidden = config.mode !== 'sandbox';
+
+for (const { id, label } of config.personas) personaSelect.add(new Option(label, id));
+personaSelect.value = config.persona ?? '';
+const showExpectation = () => {
+  byId('persona-expect').textContent =
+    config.personas.find((p) => p.id === personaSelect.value)?.expect ?? '';
+};
+showExpectation();
+
+for (const code of knownSessionErrorCodes) {
+  const { status, retryable } = SessionErrorCodes[code];
+  byId<HTMLSelectElement>('fail-code').add(
+    new Option(`${code} (${status ?? 'no status'}${retryable ? ', retryable' : ''})`, code),
+  );
+}
+byId<HTMLSelectElement>('fail-code').add(
+  new Option('seat_limit_reached (a code unknown to this release)', 'seat_limit_reached'),
+);
+
+/** Frames a new `<form-embed>` for `choice`: `form:<id>` or `core:<slug>`. */
+function embed(choice: string, title: string) {
+  stateObserver?.disconnect();
+  slot.replaceChildren();
+  if (!choice) return;
+  const element = document.createElement('form-embed') as FormEmbedElement;
+  const [kind, id = ''] = choice.split(/:(.*)/s);
+  element.setAttribute(kind === 'core' ? 'core-slug' : 'form-id', id);
+  element.setAttribute('frame-title', title);
+  stateObserver = showState(element, byId('state'));
+  const info = byId('session-info');
+  info.textContent = '';
+  element.addEventListener('form-embed-session', (event) => {
+    info.textContent = `provider ${event.provider} · attempt ${event.attempt} · ${event.embedOrigin}`;
+  });
+  element.addEventListener('form-embed-error', (event) => {
+    info.textContent = `${event.code} (${event.status || 'no answer'})${event.willRetry ? ' · retrying' : ''}`;
+  });
+  logEvents(element, log);
+  slot.append(element);
+}
+
+async function loadCatalogue() {
+  const answer = await fetch('/form-sessions/forms', { cache: 'no-store' });
+  formSelect.replaceChildren();
+  if (!answer.ok) {
+    formSelect.add(new Option(`Catalogue unavailable (${answer.status})`, ''));
+    return;
+  }
+  const { forms } = (await answer.json()) as Catalogue;
+  for (const entry of forms) {
+    const value = entry.kind === 'form' ? `form:${entry.formId}` : `core:${entry.slug}`;
+    const kind = entry.kind === 'form' ? `${entry.authType} form` : 'Core form';
+    formSelect.add(new Option(`${entry.name} (${kind})`, value));
+  }
+  embed(formSelect.value, formSelect.selectedOptions[0]?.text ?? 'Embedded form');
+}
+
+personaSelect.addEventListener('change', async () => {
+  await fetch('/demo/sign-in', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ persona: personaSelect.value }),
+  });
+  showExpectation();
+  await loadCatalogue();
+});
+formSelect.addEventListener('change', () =>
+  embed(formSelect.value, formSelect.selectedOptions[0]?.text ?? 'Embedded form'),
+);
+byId('form-other-go').addEventListener('click', () => {
+  const typed = byId<HTMLInputElement>('form-other').value.trim();
+  if (typed) embed(typed.startsWith('core:') ? typed : `form:${typed}`, typed);
+});
+byId('clear-log').addEventListener('click', () => log.replaceChildren());
+
+async function control(action: string, body: unknown = {}) {
+  const answer = await fetch(`/demo/control/${action}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  controlResult.textContent = answer.ok
+    ? `Done: ${action}`
+    : `The sandbox refused ${action} (${answer.status})`;
+}
+
+const current = () => slot.querySelector('form-embed') as FormEmbedElement | null;
+const actions: Record<string, () => unknown> = {
+  expire: () => control('expire-sessions'),
+  burn: () => {
+    // Navigating the frame to its embedUrl again redeems the single-use handle a second time.
+    const frame = current()?.shadowRoot?.querySelector('iframe');
+    if (frame) frame.setAttribute('src', frame.src);
+  },
+  remint: () => current()?.remint(),
+  fail: () => {
+    const code = byId<HTMLSelectElement>('fail-code').value;
+    // The sandbox takes the status and retryable flag from the SessionError table.
+    const retryable = isKnownSessionErrorCode(code) && SessionErrorCodes[code].retryable;
+    return control('fail', {
+      kind: 'error',
+      scope: 'session',
+      code,
+      ...(retryable ? { retryAfter: 3 } : {}),
+    });
+  },
+  latency: () => control('latency', { ms: Number(byId<HTMLInputElement>('latency').value) }),
+  reset: () => control('reset'),
+};
+for (const button of document.querySelectorAll<HTMLButtonElement>('[data-action]')) {
+  button.addEventListener('click', () => actions[button.dataset.action ?? '']?.());
+}
+
+await loadCatalogue();

@@ -1,0 +1,26 @@
+import { countMints, eventsOf, expect, recordEvents, test } from './demo-fixture.js';
+
+test('DESIGN retry rule: a frame that keeps answering error makes a bounded number of mints', async ({
+  page,
+  demo,
+}) => {
+  // Every handle redemption fails, so every framed page posts `error` at once.
+  demo.sandbox?.control.fail({
+    kind: 'error',
+    code: 'internal_error',
+    scope: 'redeem',
+    count: 1_000,
+  });
+  await recordEvents(page);
+  const mints = countMints(page);
+  await page.goto(demo.url);
+  const element = page.locator('#embed-slot form-embed');
+  await expect(element).toHaveAttribute('state', 'failed', { timeout: 15_000 });
+  await expect(element.locator('[part=status]')).toContainText('keeps failing');
+  const settled = mints.count;
+  await page.waitForTimeout(3_000);
+  expect(mints.count).toBe(settled);
+  expect(mints.count).toBeLessThanOrEqual(4);
+  const remints = (await eventsOf(page)).filter((e) => e.type === 'form-embed-remint');
+  expect(remints.length).toBe(mints.count - 1);
+});

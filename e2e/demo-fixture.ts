@@ -1,0 +1,94 @@
+import { test as base, type Frame, type Locator, type Page } from '@playwright/test';
+import type { PersonaId } from '../demo/personas.js';
+import { type Demo, type DemoOptions, startDemo } from '../demo/server.js';
+
+/**
+ * Each test file gets its own demo portal (on `localhost`) and sandbox (on 127.0.0.1), so the
+ * portal frames the embeds cross-site as in production. Tests start from a reset sandbox.
+ */
+export const test = base.extend<{ demo: Demo }, { demoOptions: DemoOptions; workerDemo: Demo }>({
+  demoOptions: [
+    { port: 0, mintsPerMinute: 1000 },
+    { scope: 'worker', option: true },
+  ],
+  workerDemo: [
+    async ({ demoOptions }, use) => {
+      const demo = await startDemo(demoOptions);
+      await use(demo);
+      await demo.close();
+    },
+    { scope: 'worker' },
+  ],
+  demo: async ({ workerDemo }, use) => {
+    workerDemo.sandbox?.control.reset();
+    await use(workerDemo);
+  },
+});
+
+export { expect } from '@playwright/test';
+
+export interface RecordedEvent {
+  type: string;
+  /** The id of the element that fired it. */
+  target: string;
+  detail: Record<string, unknown>;
+  /** `history.length` when the event fired. */
+  history: number;
+  /** `performance.now()` when the event fired. */
+  at: number;
+}
+
+/** Every form-embed event the page sees, in order, recorded from the start of the page. */
+export async function recordEvents(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const seen: RecordedEvent[] = [];
+    (window as unknown as { formEmbedEvents: typeof seen }).formEmbedEvents = seen;
+    for (const type of ['form-embed-session', 'form-embed-remint', 'form-embed-error']) {
+      document.addEventListener(type, (event) => {
+        seen.push({
+          type,
+          target: (event.target as Element).id,
+          detail: { ...event },
+          history: history.length,
+          at: performance.now(),
+        });
+      });
+    }
+  });
+}
+
+export async function eventsOf(page: Page) {
+  return page.evaluate(
+    () =>
+      (
+        window as unknown as {
+          formEmbedEvents: RecordedEvent[];
+        }
+      ).formEmbedEvents,
+  );
+}
+
+/** Signs the portal user in as one of the demo's personas (a cookie the middleware reads). */
+export async function signIn(page: Page, demo: Demo, persona: PersonaId): Promise<void> {
+  const answer = await page.request.post(`${demo.url}/demo/sign-in`, { data: { persona } });
+  if (!answer.ok()) throw new Error(`sign-in as ${persona} answered ${answer.status()}`);
+}
+
+/** Counts the browser's mint requests (`POST …/session`) from now on. */
+export function countMints(page: Page): { readonly count: number } {
+  const counter = { count: 0 };
+  page.on('request', (request) => {
+    if (request.method() === 'POST' && /\/form-sessions\/.+\/session$/.test(request.url())) {
+      counter.count += 1;
+    }
+  });
+  return counter;
+}
+
+/** The frame document currently inside `element` (a `<form-embed>` locator). */
+export async function frameOf(element: Locator): Promise<Frame> {
+  const handle = await element.locator('iframe').elementHandle();
+  const frame = await handle?.contentFrame();
+  if (!frame) throw new Error('the element has no frame');
+  return frame;
+}

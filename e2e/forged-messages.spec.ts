@@ -1,0 +1,61 @@
+import { eventsOf, expect, recordEvents, test } from './demo-fixture.js';
+
+test('DESIGN message rule: forged messages never cause a remint', async ({ page, demo }) => {
+  await recordEvents(page);
+  await page.goto(`${demo.url}/hostile.html`);
+  const element = page.locator('#target');
+  await expect(element).toHaveAttribute('state', 'framed');
+  const src = await element.locator('iframe').getAttribute('src');
+  const received: unknown[] = [];
+  await page.exposeFunction('sawMessage', (data: unknown) => received.push(data));
+  await page.evaluate(() =>
+    addEventListener('message', (event) =>
+      (window as unknown as { sawMessage(data: unknown): void }).sawMessage(event.data),
+    ),
+  );
+
+  // From a frame on another origin: the exact message, an extra field, a wrong type, a string.
+  const hostile = page.frameLocator('#hostile-frame');
+  for (const name of [/exact message/, /extra field/, /wrong type/, /string/]) {
+    await hostile.getByRole('button', { name }).click();
+  }
+  // From the page itself (the portal's origin).
+  await page.getByRole('button', { name: 'Post a forged message from the page' }).click();
+  // A real `error` from the embed origin, posted by a frame that is not the element's.
+  await page.getByRole('button', { name: 'Frame a reused embedUrl beside the element' }).click();
+  await expect(
+    page.frameLocator('iframe[title="Stolen embed, second use"]').getByRole('heading', {
+      name: 'We could not sign you in',
+    }),
+  ).toBeVisible();
+
+  await expect.poll(() => received.length).toBeGreaterThanOrEqual(6);
+  await page.waitForTimeout(1_000);
+  expect((await eventsOf(page)).filter((e) => e.type === 'form-embed-remint')).toEqual([]);
+  await expect(element).toHaveAttribute('state', 'framed');
+  expect(await element.locator('iframe').getAttribute('src')).toBe(src);
+});
+
+test('DESIGN message rule: several embeds on a page never react to each other', async ({
+  page,
+  demo,
+}) => {
+  await recordEvents(page);
+  await page.goto(`${demo.url}/several.html`);
+  const ids = ['embed-ms', 'embed-open', 'embed-core'];
+  for (const id of ids) await expect(page.locator(`#${id}`)).toHaveAttribute('state', 'framed');
+  const srcs = await Promise.all(
+    ids.map((id) => page.locator(`#${id} iframe`).getAttribute('src')),
+  );
+
+  demo.sandbox?.control.expireSessions();
+  await page.frameLocator('#embed-open iframe').getByRole('button', { name: 'Submit' }).click();
+  await expect.poll(() => page.locator('#embed-open iframe').getAttribute('src')).not.toBe(srcs[1]);
+  await expect(page.locator('#embed-open')).toHaveAttribute('state', 'framed');
+  await page.waitForTimeout(1_000);
+
+  const remints = (await eventsOf(page)).filter((e) => e.type === 'form-embed-remint');
+  expect(remints.map((e) => e.target)).toEqual(['embed-open']);
+  expect(await page.locator('#embed-ms iframe').getAttribute('src')).toBe(srcs[0]);
+  expect(await page.locator('#embed-core iframe').getAttribute('src')).toBe(srcs[2]);
+});

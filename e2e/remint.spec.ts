@@ -1,0 +1,105 @@
+import type { Page } from '@playwright/test';
+import { eventsOf, expect, frameOf, recordEvents, test } from './demo-fixture.js';
+
+const element = (page: Page) => page.locator('#embed-slot form-embed');
+const frameSrc = (page: Page) => element(page).locator('iframe').getAttribute('src');
+
+/** Opens the console on `form`, framed, and returns what a remint must change or keep. */
+async function framed(page: Page, url: string, form = 'form:form_microsoft') {
+  await recordEvents(page);
+  await page.goto(url);
+  await page.selectOption('#form', form);
+  await expect(element(page)).toHaveAttribute('state', 'framed');
+  return { src: await frameSrc(page), history: await page.evaluate(() => history.length) };
+}
+
+/**
+ * One remint for `reason`: events in order, a new embedUrl, and no history entry added by the
+ * remint (a submit adds its own entry inside the frame before the lapse is noticed).
+ */
+async function expectOneRemint(page: Page, before: { src: string | null }, reason: string) {
+  await expect.poll(() => frameSrc(page)).not.toBe(before.src);
+  await expect(element(page)).toHaveAttribute('state', 'framed');
+  await page.waitForTimeout(1_000); // a second remint, if any, would have started by now
+  const events = (await eventsOf(page)).map(
+    (e) => `${e.type}${e.detail.reason ? `:${e.detail.reason}` : ''}`,
+  );
+  expect(events.slice(-3)).toEqual([
+    'form-embed-session',
+    `form-embed-remint:${reason}`,
+    'form-embed-session',
+  ]);
+  expect(events.filter((e) => e.startsWith('form-embed-remint'))).toHaveLength(1);
+  const remint = (await eventsOf(page)).find((e) => e.type === 'form-embed-remint');
+  expect(await page.evaluate(() => history.length)).toBe(remint?.history);
+  const frame = page.frameLocator('#embed-slot form-embed iframe');
+  await expect(frame.getByRole('button', { name: 'Submit' })).toBeVisible();
+}
+
+test('embedded form message: expired, noticed on submit, leads to one remint', async ({
+  page,
+  demo,
+}) => {
+  const before = await framed(page, demo.url);
+  demo.sandbox?.control.expireSessions();
+  await page
+    .frameLocator('#embed-slot form-embed iframe')
+    .getByRole('button', { name: 'Submit' })
+    .click();
+  await expectOneRemint(page, before, 'expired');
+});
+
+test('embedded form message: expired, noticed on reload, leads to one remint', async ({
+  page,
+  demo,
+}) => {
+  const before = await framed(page, demo.url);
+  demo.sandbox?.control.expireSessions();
+  await (await frameOf(element(page))).evaluate(() => location.reload());
+  await expectOneRemint(page, before, 'expired');
+  expect(await page.evaluate(() => history.length)).toBe(before.history);
+});
+
+test('embedded form message: expired, noticed on a Core lookup, leads to one remint', async ({
+  page,
+  demo,
+}) => {
+  const before = await framed(page, demo.url, 'core:new-starter');
+  demo.sandbox?.control.expireSessions();
+  const frame = page.frameLocator('#embed-slot form-embed iframe');
+  await frame.getByLabel('Existing account to look up').fill('adele');
+  await frame.getByRole('button', { name: 'Look up' }).click();
+  await expectOneRemint(page, before, 'expired');
+  expect(await page.evaluate(() => history.length)).toBe(before.history);
+});
+
+test('embedded form message: error, a reused handle, leads to one remint', async ({
+  page,
+  demo,
+}) => {
+  const before = await framed(page, demo.url);
+  // A transport that hands out an embedUrl already redeemed, then mints properly.
+  await page.evaluate((usedUrl) => {
+    const slot = document.getElementById('embed-slot') as HTMLElement;
+    const old = slot.querySelector('form-embed') as HTMLElement & { fetchSession?: unknown };
+    const fresh = document.createElement('form-embed') as HTMLElement & { fetchSession?: unknown };
+    fresh.setAttribute('form-id', 'form_microsoft');
+    let calls = 0;
+    fresh.fetchSession = async () => {
+      const answer = await fetch('/form-sessions/forms/form_microsoft/session', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      });
+      const session = await answer.json();
+      return calls++ === 0 ? { ...session, embedUrl: usedUrl } : session;
+    };
+    old.replaceWith(fresh);
+  }, before.src);
+  await expect.poll(() => frameSrc(page)).not.toBe(before.src);
+  await expect(element(page)).toHaveAttribute('state', 'framed');
+  await page.waitForTimeout(1_000);
+  const remints = (await eventsOf(page)).filter((e) => e.type === 'form-embed-remint');
+  expect(remints.map((e) => e.detail.reason)).toEqual(['error']);
+  expect(await page.evaluate(() => history.length)).toBe(before.history);
+});

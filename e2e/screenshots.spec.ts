@@ -1,0 +1,68 @@
+import type { Page, TestInfo } from '@playwright/test';
+import { expect, test } from './demo-fixture.js';
+
+/** Attaches a screenshot of the QA console to the report, for a person to look at. */
+async function shoot(page: Page, testInfo: TestInfo, name: string) {
+  const path = testInfo.outputPath(`${name}.png`);
+  await page.screenshot({ path });
+  await testInfo.attach(name, { path, contentType: 'image/png' });
+}
+
+const element = (page: Page) => page.locator('#embed-slot form-embed');
+
+test('demo screenshots: minting, framed, waiting, failed and reminted', async ({
+  page,
+  demo,
+}, testInfo) => {
+  demo.sandbox?.control.setLatency(2_000);
+  await page.goto(demo.url);
+  await expect(element(page)).toHaveAttribute('state', 'minting');
+  await expect(page.locator('#state')).toHaveText('minting');
+  await shoot(page, testInfo, '1-minting');
+
+  await expect(element(page)).toHaveAttribute('state', 'framed');
+  demo.sandbox?.control.setLatency(0);
+  await expect(
+    page.frameLocator('#embed-slot form-embed iframe').getByRole('button', { name: 'Submit' }),
+  ).toBeVisible();
+  await shoot(page, testInfo, '2-framed');
+
+  demo.sandbox?.control.fail({
+    kind: 'error',
+    scope: 'session',
+    code: 'microsoft_unavailable',
+    retryAfter: 3,
+  });
+  await page.locator('[data-action=remint]').click();
+  await expect(element(page)).toHaveAttribute('state', 'waiting');
+  await shoot(page, testInfo, '3-waiting');
+  await expect(element(page)).toHaveAttribute('state', 'framed', { timeout: 10_000 });
+
+  demo.sandbox?.control.fail({ kind: 'error', scope: 'session', code: 'user_not_found' });
+  await page.locator('[data-action=remint]').click();
+  await expect(element(page)).toHaveAttribute('state', 'failed');
+  await shoot(page, testInfo, '4-failed');
+
+  await element(page).getByRole('button', { name: 'Try again' }).click();
+  await expect(element(page)).toHaveAttribute('state', 'framed');
+  demo.sandbox?.control.expireSessions();
+  await page
+    .frameLocator('#embed-slot form-embed iframe')
+    .getByRole('button', { name: 'Submit' })
+    .click();
+  await expect(page.locator('#log li[data-kind=form-embed-remint]')).toHaveCount(1);
+  await expect(element(page)).toHaveAttribute('state', 'framed');
+  await expect(
+    page.frameLocator('#embed-slot form-embed iframe').getByRole('button', { name: 'Submit' }),
+  ).toBeVisible();
+  await shoot(page, testInfo, '5-reminted');
+
+  await page.goto(`${demo.url}/several.html`);
+  for (const id of ['embed-ms', 'embed-open', 'embed-core']) {
+    await expect(page.locator(`#${id}`)).toHaveAttribute('state', 'framed');
+  }
+  await shoot(page, testInfo, '6-several');
+  await page.goto(`${demo.url}/hostile.html`);
+  await expect(page.locator('#target')).toHaveAttribute('state', 'framed');
+  await shoot(page, testInfo, '7-hostile');
+});

@@ -1,0 +1,43 @@
+import { expect, test } from './demo-fixture.js';
+
+test('DESIGN secrets rule: no response the browser receives, and nothing in the page, holds the API key', async ({
+  page,
+  demo,
+}) => {
+  const apiKey = demo.sandbox?.apiKey ?? '';
+  expect(apiKey.length).toBeGreaterThan(10);
+  const leaks: string[] = [];
+  const handles = new Set<string>();
+  page.on('response', async (response) => {
+    const headers = JSON.stringify(await response.allHeaders());
+    const body = await response.text().catch(() => '');
+    if (headers.includes(apiKey) || body.includes(apiKey)) leaks.push(response.url());
+    // A handle reaches the browser only inside a mint answer's embedUrl.
+    for (const [, handle] of body.matchAll(/handle=([\w-]+)/g)) {
+      const mint = /\/form-sessions\/.+\/session$/.test(response.url());
+      if (!mint || JSON.parse(body).embedUrl.split('handle=')[1] !== handle)
+        leaks.push(response.url());
+      if (handle) handles.add(handle);
+    }
+  });
+
+  await page.goto(demo.url);
+  const element = page.locator('#embed-slot form-embed');
+  await expect(element).toHaveAttribute('state', 'framed');
+  await page.selectOption('#form', 'core:new-starter');
+  await expect(element).toHaveAttribute('state', 'framed');
+  demo.sandbox?.control.expireSessions();
+  await page
+    .frameLocator('#embed-slot form-embed iframe')
+    .getByRole('button', { name: 'Submit' })
+    .click();
+  await expect(element.locator('iframe')).toHaveCount(1);
+  await expect(element).toHaveAttribute('state', 'framed');
+
+  expect(handles.size).toBeGreaterThanOrEqual(2);
+  expect(leaks).toEqual([]);
+  for (const frame of page.frames()) expect(await frame.content()).not.toContain(apiKey);
+  expect(await page.evaluate(() => document.cookie + JSON.stringify(localStorage))).not.toContain(
+    apiKey,
+  );
+});

@@ -1,0 +1,60 @@
+import { knownSessionErrorCodes, SessionErrorCodes } from '@form-embed/protocol';
+import { UNKNOWN_CODE_STATUS } from '@form-embed/sandbox';
+import { eventsOf, expect, recordEvents, test } from './demo-fixture.js';
+
+const RETRY_AFTER_S = 2;
+const cases = [
+  ...knownSessionErrorCodes.map((code) => ({
+    code,
+    status: SessionErrorCodes[code].status ?? UNKNOWN_CODE_STATUS,
+    retryable: SessionErrorCodes[code].retryable,
+  })),
+  { code: 'seat_limit_reached', status: 409, retryable: false },
+];
+
+for (const { code, status, retryable } of cases) {
+  test(`SessionError ${code} (${status}, ${retryable ? 'retryable' : 'not retryable'}) shows its state, event and retry`, async ({
+    page,
+    demo,
+  }) => {
+    const operatorMessage = `operator detail for ${code}`;
+    demo.sandbox?.control.fail({
+      kind: 'error',
+      scope: 'session',
+      code,
+      status,
+      retryable,
+      message: operatorMessage,
+      ...(retryable ? { retryAfter: RETRY_AFTER_S } : {}),
+    });
+    await recordEvents(page);
+    await page.goto(demo.url);
+    const element = page.locator('#embed-slot form-embed');
+    const status_ = element.locator('[part=status]');
+
+    await expect
+      .poll(async () => (await eventsOf(page)).some((e) => e.type === 'form-embed-error'))
+      .toBe(true);
+    const error = (await eventsOf(page)).find((e) => e.type === 'form-embed-error');
+    expect(error?.detail).toMatchObject({ code, status, retryable, willRetry: retryable });
+
+    if (retryable) {
+      expect(error?.detail.retryAfter).toBe(RETRY_AFTER_S);
+      await expect(element).toHaveAttribute('state', 'waiting');
+      await expect(element).toHaveAttribute('state', 'framed', { timeout: 15_000 });
+      const session = (await eventsOf(page)).find((e) => e.type === 'form-embed-session');
+      expect(session?.detail.attempt).toBe(2);
+      expect((session?.at ?? 0) - (error?.at ?? 0)).toBeGreaterThanOrEqual(RETRY_AFTER_S * 1000);
+    } else {
+      await expect(element).toHaveAttribute('state', 'failed');
+      await expect(status_.getByRole('button', { name: 'Try again' })).toBeVisible();
+      const text = (await status_.textContent()) ?? '';
+      expect(text.replace('Try again', '').trim().length).toBeGreaterThan(10);
+      expect(text).not.toContain(operatorMessage);
+      await expect(element.locator('iframe')).toHaveCount(0);
+      // The person can try again; the fault was for one request only.
+      await status_.getByRole('button', { name: 'Try again' }).click();
+      await expect(element).toHaveAttribute('state', 'framed');
+    }
+  });
+}

@@ -1,0 +1,12 @@
+import { FormEmbedElement } from './form-embed-element.js';
+
+// Guarded so that importing this module on a server without a registry does not throw.
+if (typeof customElements !== 'undefined') FormEmbedElement.define();
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'form-embed': FormEmbedElement;
+  }
+}
+
+export { FormEmbedElement };

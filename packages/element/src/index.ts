@@ -1,0 +1,12 @@
+export {
+  FormEmbedErrorEvent,
+  FormEmbedRemintEvent,
+  FormEmbedSessionEvent,
+} from './events.js';
+export {
+  type FetchSession,
+  FormEmbedElement,
+  type FormEmbedState,
+} from './form-embed-element.js';
+export { failureMessage, messages } from './messages.js';
+export { type Clock, systemClock } from './retry-policy.js';

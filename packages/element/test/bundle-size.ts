@@ -1,0 +1,57 @@
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { build } from 'esbuild';
+
+/** DESIGN.md budgets, in bytes of gzip (level 9). */
+export const BUNDLE_BUDGET = { withLit: 8.5 * 1024, ownCode: 2.5 * 1024 } as const;
+
+export interface BundleFigures {
+  minified: number;
+  gzip: number;
+  /** The source files the bundle holds, relative to the package. */
+  inputs: string[];
+}
+
+const entry = fileURLToPath(new URL('../src/define.ts', import.meta.url));
+
+async function bundle(external: string[]): Promise<BundleFigures> {
+  const result = await build({
+    entryPoints: [entry],
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+    conditions: ['source'],
+    external,
+    write: false,
+    metafile: true,
+    absWorkingDir: fileURLToPath(new URL('..', import.meta.url)),
+    logLevel: 'silent',
+  });
+  const code = result.outputFiles[0]?.contents ?? new Uint8Array();
+  return {
+    minified: code.byteLength,
+    gzip: gzipSync(code, { level: 9 }).byteLength,
+    inputs: Object.keys(result.metafile.inputs),
+  };
+}
+
+/** Bundles `@form-embed/element/define` as a page would: with Lit, and with Lit left out. */
+export async function measureBundle() {
+  const [withLit, ownCode] = await Promise.all([
+    bundle([]),
+    bundle(['lit', 'lit/*', '@lit/*', 'lit-html', 'lit-html/*', 'lit-element', 'lit-element/*']),
+  ]);
+  return { withLit, ownCode };
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const { withLit, ownCode } = await measureBundle();
+  for (const [name, figures] of Object.entries({ withLit, ownCode })) {
+    const budget = BUNDLE_BUDGET[name as keyof typeof BUNDLE_BUDGET];
+    console.log(
+      `${name}: ${figures.minified} B min, ${figures.gzip} B gzip (budget ${budget} B gzip)`,
+    );
+  }
+}

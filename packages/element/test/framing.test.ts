@@ -1,0 +1,133 @@
+import { expect } from '@open-wc/testing';
+import {
+  embedOrigin,
+  embedUrl,
+  errorMessage,
+  frameOf,
+  mount,
+  mountFramed,
+  post,
+  record,
+  session,
+  settle,
+} from './helpers.js';
+
+describe('<form-embed> framing', () => {
+  it('frames an embedUrl on the embed origin, titled by frame-title, with a referrer policy and no sandbox', async () => {
+    const { element, calls } = await mount();
+    element.setAttribute('frame-title', 'Password reset');
+    calls[0]?.resolve(session());
+    await settle(element);
+    const frame = frameOf(element) as HTMLIFrameElement;
+    expect(frame.title).to.equal('Password reset');
+    expect(frame.referrerPolicy).to.equal('origin');
+    expect(frame.hasAttribute('sandbox')).to.equal(false);
+  });
+
+  it('the iframe is named "Embedded form" by default', async () => {
+    const { element } = await mountFramed();
+    expect(frameOf(element)?.title).to.equal('Embedded form');
+  });
+
+  it('never frames an embedUrl whose origin is not the embed origin', async () => {
+    const { element, calls } = await mount();
+    const events = record(element, 'form-embed-error');
+    calls[0]?.resolve(session({ embedUrl: 'https://evil.example/form?h=1' }));
+    await settle(element);
+    expect(frameOf(element)).to.equal(null);
+    expect(element.state).to.equal('failed');
+    expect(events[0]).to.include({ code: 'unknown', retryable: false, willRetry: false });
+  });
+
+  it('treats an answer that is not a MintResponse as internal_error and retries it', async () => {
+    const { element, calls } = await mount();
+    const events = record(element, 'form-embed-error');
+    calls[0]?.resolve({ embedUrl: embedUrl() });
+    await settle(element);
+    expect(frameOf(element)).to.equal(null);
+    expect(events[0]).to.include({ code: 'internal_error', retryable: true, willRetry: true });
+    expect(element.state).to.equal('waiting');
+  });
+
+  it('throws away an answer older than its expiresIn less the safety margin and remints', async () => {
+    const { element, calls, clock } = await mount();
+    const stale = session();
+    await clock.tick(111_000);
+    calls[0]?.resolve(stale);
+    await settle(element);
+    expect(calls).to.have.length(2);
+    expect(frameOf(element)).to.equal(null);
+    const fresh = session();
+    calls[1]?.resolve(fresh);
+    await settle(element);
+    expect(frameOf(element)?.src).to.equal(fresh.embedUrl);
+  });
+
+  it('frames an answer with expiresIn 0 (no handle) however long the mint took', async () => {
+    const { element, calls, clock } = await mount();
+    await clock.tick(600_000);
+    calls[0]?.resolve(session({ expiresIn: 0, provider: 'none' }));
+    await settle(element);
+    expect(calls).to.have.length(1);
+    expect(element.state).to.equal('framed');
+  });
+
+  it('every remint frames a new iframe element', async () => {
+    const { element, calls } = await mountFramed();
+    const first = frameOf(element) as HTMLIFrameElement;
+    post(errorMessage(), embedOrigin, first.contentWindow);
+    calls[1]?.resolve(session());
+    await settle(element);
+    const second = frameOf(element);
+    expect(second).to.not.equal(null);
+    expect(second).to.not.equal(first);
+    expect(first.isConnected).to.equal(false);
+  });
+
+  it('history.length is unchanged after three remints', async () => {
+    const { element, calls } = await mountFramed();
+    await new Promise((resolve) => frameOf(element)?.addEventListener('load', resolve));
+    const before = history.length;
+    for (let i = 1; i <= 3; i++) {
+      post(errorMessage('expired'), embedOrigin, frameOf(element)?.contentWindow ?? null);
+      calls[i]?.resolve(session());
+      await settle(element);
+      await new Promise((resolve) => frameOf(element)?.addEventListener('load', resolve));
+    }
+    expect(calls).to.have.length(4);
+    expect(history.length).to.equal(before);
+  });
+
+  it('a late message from the old frame cannot trigger a second remint', async () => {
+    const { element, calls } = await mountFramed();
+    const oldWindow = frameOf(element)?.contentWindow ?? null;
+    post(errorMessage(), embedOrigin, oldWindow);
+    calls[1]?.resolve(session());
+    await settle(element);
+    post(errorMessage(), embedOrigin, oldWindow);
+    await settle(element);
+    expect(calls).to.have.length(2);
+    expect(element.state).to.equal('framed');
+  });
+
+  it('when the user was in the form, focus moves to the new frame after a remint', async () => {
+    const { element, calls } = await mountFramed();
+    const first = frameOf(element) as HTMLIFrameElement;
+    first.focus();
+    expect(element.shadowRoot?.activeElement).to.equal(first);
+    post(errorMessage('expired'), embedOrigin, first.contentWindow);
+    calls[1]?.resolve(session());
+    await settle(element);
+    await element.updateComplete;
+    const second = frameOf(element);
+    expect(element.shadowRoot?.activeElement).to.equal(second);
+  });
+
+  it('when the user was elsewhere, a remint leaves focus alone', async () => {
+    const { element, calls } = await mountFramed();
+    post(errorMessage('expired'), embedOrigin, frameOf(element)?.contentWindow ?? null);
+    calls[1]?.resolve(session());
+    await settle(element);
+    expect(element.shadowRoot?.activeElement).to.equal(null);
+  });
+});

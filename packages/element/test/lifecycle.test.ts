@@ -1,0 +1,153 @@
+import { expect, fixture, html } from '@open-wc/testing';
+import { FormEmbedElement } from '../src/index.js';
+import {
+  FakeClock,
+  frameOf,
+  mount,
+  record,
+  session,
+  sessionStub,
+  settle,
+  statusOf,
+} from './helpers.js';
+
+describe('<form-embed> lifecycle', () => {
+  it('mints once on connect with loading="eager" and frames the session', async () => {
+    const { element, calls } = await mount();
+    expect(calls).to.have.length(1);
+    expect(calls[0]?.target).to.deep.equal({ kind: 'form', formId: 'f1' });
+    expect(element.state).to.equal('minting');
+    calls[0]?.resolve(session());
+    await settle(element);
+    expect(element.state).to.equal('framed');
+    expect(element.getAttribute('state')).to.equal('framed');
+    expect(frameOf(element)?.getAttribute('part')).to.equal('frame');
+  });
+
+  it('mints a Core form by core-slug', async () => {
+    const stub = sessionStub();
+    await fixture(
+      html`<form-embed core-slug="reset-password" .clock=${new FakeClock()} .fetchSession=${stub.fetchSession}></form-embed>`,
+    );
+    expect(stub.calls.map((c) => c.target)).to.deep.equal([
+      { kind: 'coreForm', slug: 'reset-password' },
+    ]);
+  });
+
+  it('keeps a single mint in flight: setting the same attributes again mints nothing more', async () => {
+    const { element, calls } = await mount();
+    element.setAttribute('form-id', 'f1');
+    element.frameTitle = 'Another title';
+    await settle(element);
+    expect(calls).to.have.length(1);
+  });
+
+  it('changing form-id aborts the mint in flight and mints the new form', async () => {
+    const { element, calls } = await mount();
+    element.setAttribute('form-id', 'f2');
+    await settle(element);
+    expect(calls[0]?.signal.aborted).to.equal(true);
+    expect(calls.map((c) => c.target)).to.deep.equal([
+      { kind: 'form', formId: 'f1' },
+      { kind: 'form', formId: 'f2' },
+    ]);
+    calls[0]?.resolve(session());
+    calls[1]?.resolve(session({ embedUrl: `${location.origin}/test/fixtures/embed-page.html?f2` }));
+    await settle(element);
+    expect(frameOf(element)?.src).to.contain('?f2');
+  });
+
+  it('changing core-slug aborts the mint in flight', async () => {
+    const stub = sessionStub();
+    const element = await fixture<FormEmbedElement>(
+      html`<form-embed core-slug="a" .clock=${new FakeClock()} .fetchSession=${stub.fetchSession}></form-embed>`,
+    );
+    element.coreSlug = 'b';
+    await settle(element);
+    expect(stub.calls[0]?.signal.aborted).to.equal(true);
+    expect(stub.calls[1]?.target).to.deep.equal({ kind: 'coreForm', slug: 'b' });
+  });
+
+  it('disconnecting aborts the mint in flight, and an answer arriving later frames nothing', async () => {
+    const { element, calls } = await mount();
+    element.remove();
+    expect(calls[0]?.signal.aborted).to.equal(true);
+    expect(element.state).to.equal('idle');
+    calls[0]?.resolve(session());
+    await settle(element);
+    expect(frameOf(element)).to.equal(null);
+  });
+
+  it('reconnecting starts afresh with a new mint and a new frame', async () => {
+    const { element, calls } = await mount();
+    calls[0]?.resolve(session());
+    await settle(element);
+    const first = frameOf(element);
+    const parent = element.parentElement as HTMLElement;
+    element.remove();
+    parent.append(element);
+    expect(calls).to.have.length(2);
+    calls[1]?.resolve(session());
+    await settle(element);
+    expect(frameOf(element)).to.not.equal(first);
+  });
+
+  for (const [what, attributes] of [
+    ['both form-id and core-slug', 'form-id="f1" core-slug="c1"'],
+    ['neither form-id nor core-slug', ''],
+  ] as const) {
+    it(`${what} fails with invalid_request and mints nothing`, async () => {
+      const stub = sessionStub();
+      const container = await fixture<HTMLDivElement>(html`<div></div>`);
+      const element = document.createElement('form-embed');
+      element.fetchSession = stub.fetchSession;
+      element.clock = new FakeClock();
+      if (attributes.includes('form-id')) element.setAttribute('form-id', 'f1');
+      if (attributes.includes('core-slug')) element.setAttribute('core-slug', 'c1');
+      const events = record(element, 'form-embed-error');
+      container.append(element);
+      await settle(element);
+      expect(stub.calls).to.have.length(0);
+      expect(element.state).to.equal('failed');
+      expect(events).to.have.length(1);
+      expect(events[0]).to.include({ code: 'invalid_request', retryable: false, willRetry: false });
+      expect(statusOf(element).textContent).to.contain('This form is not set up correctly.');
+    });
+  }
+
+  it('loading="lazy" mints only when the element nears the viewport', async () => {
+    const stub = sessionStub();
+    const container = await fixture<HTMLDivElement>(
+      html`<div style="height: 300px; overflow: auto">
+        <div style="height: 3000px"></div>
+        <form-embed form-id="f1" loading="lazy" .clock=${new FakeClock()} .fetchSession=${stub.fetchSession}></form-embed>
+      </div>`,
+    );
+    const element = container.querySelector('form-embed') as FormEmbedElement;
+    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+    await settle(element);
+    expect(stub.calls).to.have.length(0);
+    expect(element.state).to.equal('idle');
+    container.scrollTop = 2800;
+    for (let i = 0; i < 20 && stub.calls.length === 0; i++) {
+      await new Promise((resolve) => requestAnimationFrame(resolve));
+    }
+    expect(stub.calls).to.have.length(1);
+  });
+
+  it('define() registers a tag once and leaves a taken tag alone', () => {
+    class PortalFormEmbed extends FormEmbedElement {}
+    expect(PortalFormEmbed.define('portal-form-embed')).to.equal(PortalFormEmbed);
+    expect(customElements.get('portal-form-embed')).to.equal(PortalFormEmbed);
+    expect(() => PortalFormEmbed.define('portal-form-embed')).to.not.throw();
+    expect(customElements.get('form-embed')).to.equal(FormEmbedElement);
+  });
+
+  it('state is read-only', async () => {
+    const { element } = await mount();
+    expect(() => {
+      (element as unknown as { state: string }).state = 'framed';
+    }).to.throw(TypeError);
+    expect(element.state).to.equal('minting');
+  });
+});

@@ -1,0 +1,65 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+const packageDir = fileURLToPath(new URL('..', import.meta.url));
+
+interface Named {
+  name: string;
+  default?: string;
+  description?: string;
+}
+
+type Cli = (options: { argv: string[]; cwd: string; noWrite: boolean }) => Promise<{
+  modules: { declarations?: ({ tagName?: string } & Record<string, Named[]>)[] }[];
+}>;
+
+/** The same analysis as `npm run build` (with its config file), returned instead of written. */
+async function analyze() {
+  const specifier = '@custom-elements-manifest/analyzer/cli.js';
+  const { cli } = (await import(specifier)) as { cli: Cli };
+  const manifest = await cli({
+    argv: ['analyze', '--litelement', '--globs', 'src/**/*.ts', '--quiet'],
+    cwd: packageDir,
+    noWrite: true,
+  });
+  const element = manifest.modules
+    .flatMap((m) => m.declarations ?? [])
+    .find((d) => d.tagName === 'form-embed');
+  assert.ok(element, 'the manifest declares <form-embed>');
+  return element;
+}
+
+const names = (list: Named[] = []) => list.map((item) => item.name).sort();
+
+test('custom-elements.json lists the attributes of <form-embed> with their defaults', async () => {
+  const element = await analyze();
+  assert.deepEqual(names(element.attributes), [
+    'core-slug',
+    'endpoint',
+    'form-id',
+    'frame-title',
+    'loading',
+    'state',
+  ]);
+  const defaults = Object.fromEntries((element.attributes ?? []).map((a) => [a.name, a.default]));
+  assert.equal(defaults.endpoint, "'/form-sessions'");
+  assert.equal(defaults.loading, "'eager'");
+  assert.equal(defaults['frame-title'], "'Embedded form'");
+});
+
+test('custom-elements.json lists the events, slots, parts and CSS property, and no private member', async () => {
+  const element = await analyze();
+  assert.deepEqual(names(element.events), [
+    'form-embed-error',
+    'form-embed-remint',
+    'form-embed-session',
+  ]);
+  assert.deepEqual(names(element.slots), ['error', 'loading']);
+  assert.deepEqual(names(element.cssParts), ['frame', 'status']);
+  assert.deepEqual(element.cssProperties, [
+    { name: '--form-embed-height', default: '600px', description: 'The height of the element.' },
+  ]);
+  assert.ok(names(element.members).includes('remint'));
+  assert.ok(!names(element.members).some((name) => name.startsWith('#')));
+});

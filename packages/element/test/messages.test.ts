@@ -1,0 +1,117 @@
+import { expect, fixture, html } from '@open-wc/testing';
+import type { FormEmbedElement } from '../src/index.js';
+import {
+  embedOrigin,
+  embedUrl,
+  errorMessage,
+  FakeClock,
+  frameOf,
+  mountFramed,
+  post,
+  record,
+  session,
+  sessionStub,
+  settle,
+  when,
+} from './helpers.js';
+
+describe('<form-embed> embed messages', () => {
+  const forged: [
+    string,
+    (frame: HTMLIFrameElement) => [unknown, string, MessageEventSource | null],
+  ][] = [
+    ['a wrong origin', (f) => [errorMessage(), 'https://evil.example', f.contentWindow]],
+    ['the right origin from another frame', () => [errorMessage(), embedOrigin, other()]],
+    ['the right origin from this window', () => [errorMessage(), embedOrigin, window]],
+    ['the right origin and no source', () => [errorMessage(), embedOrigin, null]],
+    ['an extra field', (f) => [{ ...errorMessage(), token: 'h' }, embedOrigin, f.contentWindow]],
+    [
+      'a wrong type',
+      (f) => [{ type: 'service:form', state: 'error' }, embedOrigin, f.contentWindow],
+    ],
+    [
+      'an unknown state',
+      (f) => [{ type: 'service:form-session', state: 'x' }, embedOrigin, f.contentWindow],
+    ],
+    ['a string', (f) => [JSON.stringify(errorMessage()), embedOrigin, f.contentWindow]],
+    ['null data', (f) => [null, embedOrigin, f.contentWindow]],
+    ['an array', (f) => [['service:form-session', 'error'], embedOrigin, f.contentWindow]],
+  ];
+  let otherFrame: HTMLIFrameElement | undefined;
+  const other = () => otherFrame?.contentWindow ?? null;
+  afterEach(() => otherFrame?.remove());
+
+  for (const [what, forge] of forged) {
+    it(`a message with ${what} never causes a remint`, async () => {
+      otherFrame = document.createElement('iframe');
+      otherFrame.src = embedUrl();
+      document.body.append(otherFrame);
+      const { element, calls } = await mountFramed();
+      const events = record(element, 'form-embed-remint');
+      post(...forge(frameOf(element) as HTMLIFrameElement));
+      await settle(element);
+      expect(events).to.have.length(0);
+      expect(calls).to.have.length(1);
+      expect(element.state).to.equal('framed');
+    });
+  }
+
+  for (const state of ['error', 'expired'] as const) {
+    it(`the exact message with state ${state} from the current frame fires form-embed-remint and remints at once`, async () => {
+      const { element, calls } = await mountFramed();
+      const remint = when(element, 'form-embed-remint');
+      post(errorMessage(state), embedOrigin, frameOf(element)?.contentWindow ?? null);
+      const event = await remint;
+      expect(event.reason).to.equal(state);
+      expect(calls).to.have.length(2);
+      expect(element.state).to.equal('minting');
+    });
+  }
+
+  it('a real postMessage from the framed page triggers a remint', async () => {
+    const stub = sessionStub();
+    const element = await fixture<FormEmbedElement>(
+      html`<form-embed form-id="f1" .clock=${new FakeClock()} .fetchSession=${stub.fetchSession}></form-embed>`,
+    );
+    const remint = when(element, 'form-embed-remint');
+    stub.calls[0]?.resolve(session({ embedUrl: embedUrl('expired') }));
+    const event = await remint;
+    expect(event.reason).to.equal('expired');
+    expect(stub.calls).to.have.length(2);
+  });
+
+  it('preventing form-embed-remint keeps the frame and mints nothing', async () => {
+    const { element, calls } = await mountFramed();
+    const frame = frameOf(element);
+    element.addEventListener('form-embed-remint', (event) => event.preventDefault());
+    post(errorMessage(), embedOrigin, frame?.contentWindow ?? null);
+    await settle(element);
+    expect(calls).to.have.length(1);
+    expect(frameOf(element)).to.equal(frame);
+    expect(element.state).to.equal('framed');
+  });
+
+  it('several elements on a page never react to each other’s frames', async () => {
+    const a = sessionStub();
+    const b = sessionStub();
+    const container = await fixture<HTMLDivElement>(
+      html`<div>
+        <form-embed id="a" form-id="f1" .clock=${new FakeClock()} .fetchSession=${a.fetchSession}></form-embed>
+        <form-embed id="b" form-id="f1" .clock=${new FakeClock()} .fetchSession=${b.fetchSession}></form-embed>
+      </div>`,
+    );
+    const elementA = container.querySelector('#a') as FormEmbedElement;
+    const elementB = container.querySelector('#b') as FormEmbedElement;
+    const remintsB = record(elementB, 'form-embed-remint');
+    b.calls[0]?.resolve(session());
+    const remintA = when(elementA, 'form-embed-remint');
+    // A's framed page really posts `error` to this window; only A may remint.
+    a.calls[0]?.resolve(session({ embedUrl: embedUrl('error') }));
+    await remintA;
+    await settle(elementB);
+    expect(a.calls).to.have.length(2);
+    expect(b.calls).to.have.length(1);
+    expect(remintsB).to.have.length(0);
+    expect(elementB.state).to.equal('framed');
+  });
+});

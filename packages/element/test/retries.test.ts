@@ -1,0 +1,198 @@
+import { FormSessionError } from '@form-embed/protocol/browser';
+import { expect } from '@open-wc/testing';
+import type { FormEmbedErrorEvent } from '../src/index.js';
+import { messages } from '../src/index.js';
+import {
+  embedOrigin,
+  errorMessage,
+  frameOf,
+  mount,
+  mountFramed,
+  post,
+  record,
+  session,
+  settle,
+  statusOf,
+} from './helpers.js';
+
+const rateLimited = (retryAfter?: number) =>
+  new FormSessionError({
+    code: 'rate_limited',
+    message: 'operator text',
+    retryable: true,
+    status: 429,
+    retryAfter,
+  });
+
+describe('<form-embed> retries', () => {
+  it('a retryable failure waits at least Retry-After seconds before the next mint', async () => {
+    const { element, calls, clock } = await mount();
+    clock.randomValue = 0;
+    calls[0]?.reject(rateLimited(30));
+    await settle(element);
+    expect(element.state).to.equal('waiting');
+    await clock.tick(29_999);
+    expect(calls).to.have.length(1);
+    await clock.tick(1);
+    expect(calls).to.have.length(2);
+    expect(element.state).to.equal('minting');
+  });
+
+  it('a retry after Retry-After carries up to 10% jitter, so clients do not return in lockstep', async () => {
+    const { element, calls, clock } = await mount();
+    clock.randomValue = 0.5;
+    calls[0]?.reject(rateLimited(30));
+    await settle(element);
+    await clock.tick(31_499);
+    expect(calls).to.have.length(1);
+    await clock.tick(1);
+    expect(calls).to.have.length(2);
+  });
+
+  it('a timer that fires early does not bring the retry before Retry-After', async () => {
+    const { element, calls, clock } = await mount();
+    clock.randomValue = 0;
+    calls[0]?.reject(rateLimited(2));
+    await settle(element);
+    clock.fireEarly(5);
+    await clock.tick(1_995);
+    expect(calls).to.have.length(1);
+    await clock.tick(5);
+    expect(calls).to.have.length(2);
+  });
+
+  it('without Retry-After, retries back off exponentially with jitter', async () => {
+    const { element, calls, clock } = await mount();
+    clock.randomValue = 0;
+    calls[0]?.reject(rateLimited());
+    await settle(element);
+    await clock.tick(499);
+    expect(calls).to.have.length(1);
+    await clock.tick(1);
+    expect(calls).to.have.length(2);
+    clock.randomValue = 0.999;
+    calls[1]?.reject(rateLimited());
+    await settle(element);
+    await clock.tick(1_990);
+    expect(calls).to.have.length(2);
+    await clock.tick(10);
+    expect(calls).to.have.length(3);
+  });
+
+  it('gives up after a bounded number of attempts and says so', async () => {
+    const { element, calls, clock } = await mount();
+    const events = record(element, 'form-embed-error') as FormEmbedErrorEvent[];
+    for (let i = 0; i < 10 && element.state !== 'failed'; i++) {
+      calls[i]?.reject(rateLimited(1));
+      await settle(element);
+      await clock.tick(60_000);
+    }
+    expect(calls).to.have.length(4);
+    expect(events.map((e) => e.willRetry)).to.deep.equal([true, true, true, false]);
+    expect(element.state).to.equal('failed');
+    expect(clock.pending).to.equal(0);
+    expect(statusOf(element).textContent).to.contain(messages.busy);
+    expect(statusOf(element).textContent).to.not.contain('operator text');
+  });
+
+  it('a non-retryable failure stops at once', async () => {
+    const { element, calls, clock } = await mount();
+    const events = record(element, 'form-embed-error');
+    calls[0]?.reject(
+      new FormSessionError({ code: 'form_not_found', message: 'm', retryable: false, status: 404 }),
+    );
+    await settle(element);
+    await clock.tick(600_000);
+    expect(calls).to.have.length(1);
+    expect(element.state).to.equal('failed');
+    expect(events[0]).to.include({ code: 'form_not_found', status: 404, willRetry: false });
+  });
+
+  it('any other rejection of fetchSession counts as a retryable unavailable', async () => {
+    const { element, calls } = await mount();
+    const events = record(element, 'form-embed-error');
+    calls[0]?.reject(new Error('boom'));
+    await settle(element);
+    expect(events[0]).to.include({
+      code: 'unavailable',
+      status: 0,
+      retryable: true,
+      willRetry: true,
+    });
+  });
+
+  it('Try again after a failure mints afresh', async () => {
+    const { element, calls } = await mount();
+    calls[0]?.reject(
+      new FormSessionError({ code: 'forbidden', message: 'm', retryable: false, status: 403 }),
+    );
+    await settle(element);
+    statusOf(element).querySelector('button')?.click();
+    expect(calls).to.have.length(2);
+    calls[1]?.resolve(session());
+    await settle(element);
+    expect(element.state).to.equal('framed');
+  });
+
+  it('a frame that answers error after each remint cannot make the element mint more than 3 times a minute', async () => {
+    const { element, calls, clock } = await mountFramed();
+    const remints = record(element, 'form-embed-remint');
+    for (let i = 1; i <= 5; i++) {
+      post(errorMessage(), embedOrigin, frameOf(element)?.contentWindow ?? null);
+      calls[i]?.resolve(session());
+      await settle(element);
+      await clock.tick(1_000);
+    }
+    expect(remints).to.have.length(3);
+    expect(calls).to.have.length(4);
+    expect(element.state).to.equal('failed');
+    expect(frameOf(element)).to.equal(null);
+    expect(statusOf(element).textContent).to.contain(messages.storm);
+  });
+
+  it('remints spread over more than a minute are not a storm', async () => {
+    const { element, calls, clock } = await mountFramed();
+    for (let i = 1; i <= 5; i++) {
+      post(errorMessage('expired'), embedOrigin, frameOf(element)?.contentWindow ?? null);
+      calls[i]?.resolve(session());
+      await settle(element);
+      await clock.tick(25_000);
+    }
+    expect(calls).to.have.length(6);
+    expect(element.state).to.equal('framed');
+  });
+
+  describe('offline', () => {
+    const descriptor = Object.getOwnPropertyDescriptor(Navigator.prototype, 'onLine');
+    let online = true;
+    beforeEach(() => {
+      online = true;
+      Object.defineProperty(navigator, 'onLine', { configurable: true, get: () => online });
+    });
+    afterEach(() => {
+      delete (navigator as { onLine?: boolean }).onLine;
+      if (descriptor) Object.defineProperty(Navigator.prototype, 'onLine', descriptor);
+    });
+
+    it('offline pauses retries and the online event resumes them', async () => {
+      const { element, calls, clock } = await mount();
+      online = false;
+      calls[0]?.reject(rateLimited());
+      await settle(element);
+      await clock.tick(600_000);
+      expect(calls).to.have.length(1);
+      expect(element.state).to.equal('waiting');
+      expect(statusOf(element).textContent).to.contain(messages.offline);
+      online = true;
+      window.dispatchEvent(new Event('online'));
+      expect(calls).to.have.length(2);
+    });
+
+    it('the online event does nothing when no retry is paused', async () => {
+      const { element, calls } = await mountFramed();
+      window.dispatchEvent(new Event('online'));
+      await settle(element);
+      expect(calls).to.have.length(1);
+    });
+  });
+});

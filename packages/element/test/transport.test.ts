@@ -1,0 +1,104 @@
+import { expect, fixture, html, oneEvent } from '@open-wc/testing';
+import type { FormEmbedElement } from '../src/index.js';
+import { FakeClock, frameOf, session, settle } from './helpers.js';
+
+interface Request {
+  url: string;
+  init: RequestInit;
+}
+
+/** Replaces window.fetch with a route that answers each mint with `answer()`. */
+function stubFetch(answer: () => Response | Promise<Response>) {
+  const requests: Request[] = [];
+  const original = window.fetch;
+  window.fetch = async (url, init = {}) => {
+    requests.push({ url: String(url), init });
+    return answer();
+  };
+  return {
+    requests,
+    restore: () => {
+      window.fetch = original;
+    },
+  };
+}
+
+async function mountDefault(attributes = '') {
+  const element = await fixture<FormEmbedElement>(
+    html`<form-embed form-id="f 1" .clock=${new FakeClock()} .requestInit=${{ headers: { 'X-CSRF-Token': 'csrf-1' } }}></form-embed>`,
+  );
+  if (attributes) element.setAttribute('endpoint', attributes);
+  await settle(element);
+  return element;
+}
+
+/** Mounts `<form-embed form-id="f1">` and resolves with its first form-embed-error. */
+async function firstError() {
+  const element = document.createElement('form-embed');
+  element.clock = new FakeClock();
+  element.setAttribute('form-id', 'f1');
+  const event = oneEvent(element, 'form-embed-error');
+  (await fixture<HTMLDivElement>(html`<div></div>`)).append(element);
+  return event;
+}
+
+describe('<form-embed> default transport', () => {
+  let stub: ReturnType<typeof stubFetch> | undefined;
+  afterEach(() => stub?.restore());
+
+  it('POSTs {} as JSON to {endpoint}{mintPath}, same-origin, no-store, with requestInit headers, once per mint', async () => {
+    stub = stubFetch(() => Response.json(session()));
+    const element = await mountDefault();
+    expect(stub.requests).to.have.length(1);
+    const [request] = stub.requests as [Request];
+    expect(request.url).to.equal('/form-sessions/forms/f%201/session');
+    expect(request.init).to.include({
+      method: 'POST',
+      body: '{}',
+      credentials: 'same-origin',
+      cache: 'no-store',
+    });
+    const headers = request.init.headers as Headers;
+    expect(headers.get('Content-Type')).to.equal('application/json');
+    expect(headers.get('X-CSRF-Token')).to.equal('csrf-1');
+    expect(request.init.signal).to.be.instanceOf(AbortSignal);
+    expect(element.state).to.equal('framed');
+    expect(frameOf(element)).to.not.equal(null);
+  });
+
+  it('uses the endpoint attribute as the mount path', async () => {
+    stub = stubFetch(() => Response.json(session()));
+    await mountDefault('/portal/api/sessions/');
+    expect(stub.requests.at(-1)?.url).to.equal('/portal/api/sessions/forms/f%201/session');
+  });
+
+  it('a SessionError answer becomes form-embed-error with its code, status, retryable and Retry-After', async () => {
+    stub = stubFetch(
+      () =>
+        new Response(
+          JSON.stringify({ error: { code: 'rate_limited', message: 'op', retryable: true } }),
+          { status: 429, headers: { 'Retry-After': '7', 'Content-Type': 'application/json' } },
+        ),
+    );
+    const event = await firstError();
+    expect(event).to.include({
+      code: 'rate_limited',
+      status: 429,
+      retryable: true,
+      retryAfter: 7,
+      willRetry: true,
+    });
+  });
+
+  it('a network failure is unavailable, status 0, retryable', async () => {
+    stub = stubFetch(() => Promise.reject(new TypeError('Failed to fetch')));
+    const event = await firstError();
+    expect(event).to.include({ code: 'unavailable', status: 0, retryable: true });
+  });
+
+  it('a 200 answer that is not a MintResponse is internal_error', async () => {
+    stub = stubFetch(() => new Response('<html>', { status: 200 }));
+    const event = await firstError();
+    expect(event).to.include({ code: 'internal_error', retryable: true });
+  });
+});
