@@ -31,8 +31,11 @@ test('DESIGN secrets rule: no response the browser receives, and nothing in the 
     .frameLocator('#embed-slot form-embed iframe')
     .getByRole('button', { name: 'Submit' })
     .click();
-  await expect(element.locator('iframe')).toHaveCount(1);
+  await expect(page.locator('#log li[data-kind=form-embed-remint]')).toHaveCount(1);
   await expect(element).toHaveAttribute('state', 'framed');
+  await expect(
+    page.frameLocator('#embed-slot form-embed iframe').getByRole('button', { name: 'Submit' }),
+  ).toBeVisible();
 
   expect(handles.size).toBeGreaterThanOrEqual(2);
   expect(leaks).toEqual([]);

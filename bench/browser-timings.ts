@@ -1,0 +1,221 @@
+import { type Browser, type CDPSession, chromium, type Page } from 'playwright-core';
+import { chromiumLaunchOptions } from '../scripts/chromium.mjs';
+import { PORTAL_MINT_PATH, type PortalInfo, type SandboxInfo } from './bench-setup.js';
+import type { Figure } from './figure.js';
+import { sandboxControl } from './sandbox-control.js';
+import { summarize } from './summary.js';
+
+export const BROWSER_RUNS = {
+  warmup: 3,
+  timings: 15,
+  remints: 5,
+  connections: 5,
+  cycles: 1000,
+  cycleRounds: 5,
+};
+
+export async function launchChromium(): Promise<Browser> {
+  return chromium.launch(chromiumLaunchOptions);
+}
+
+type Bench = {
+  connect(): Promise<number>;
+  fetchMint(): Promise<number>;
+  armRemint(): void;
+  remint: Promise<number>;
+  clear(): void;
+  cycles(n: number): Promise<void>;
+  connectIdle(): Promise<void>;
+};
+declare const bench: Bench;
+
+const submitButton = (page: Page) =>
+  page.frameLocator('form-embed iframe').getByRole('button', { name: 'Submit' });
+
+/** Requests to the mint path per element connection (each one waited on until its form shows). */
+async function requestsPerConnection(page: Page): Promise<number[]> {
+  let seen = 0;
+  const count = (request: { url(): string }) => {
+    if (new URL(request.url()).pathname === PORTAL_MINT_PATH) seen++;
+  };
+  page.on('request', count);
+  const perConnection: number[] = [];
+  try {
+    for (let i = 0; i < BROWSER_RUNS.connections; i++) {
+      const before = seen;
+      await page.evaluate(() => bench.connect());
+      await submitButton(page).waitFor();
+      perConnection.push(seen - before);
+    }
+  } finally {
+    page.off('request', count);
+  }
+  return perConnection;
+}
+
+/** Connect-to-src and plain fetch, alternated, after a warm-up of each. */
+async function connectVersusFetch(page: Page) {
+  const connect: number[] = [];
+  const fetchMint: number[] = [];
+  for (let i = 0; i < BROWSER_RUNS.warmup + BROWSER_RUNS.timings; i++) {
+    const element = await page.evaluate(() => bench.connect());
+    await page.evaluate(() => bench.clear());
+    const plain = await page.evaluate(() => bench.fetchMint());
+    if (i >= BROWSER_RUNS.warmup) {
+      connect.push(element);
+      fetchMint.push(plain);
+    }
+  }
+  return { connect, fetchMint };
+}
+
+/** From the framed page's `expired` message reaching the window to the new frame's src. */
+async function expiredToNewFrame(page: Page, sandbox: SandboxInfo): Promise<number[]> {
+  const times: number[] = [];
+  for (let i = 0; i < BROWSER_RUNS.remints; i++) {
+    // A new element each time: the element allows 3 page-caused remints a minute.
+    await page.evaluate(() => bench.connect());
+    await submitButton(page).waitFor();
+    await sandboxControl(sandbox, 'expire-sessions');
+    await page.evaluate(() => bench.armRemint());
+    await submitButton(page).click();
+    times.push(await page.evaluate(() => bench.remint));
+  }
+  await page.evaluate(() => bench.clear());
+  return times;
+}
+
+async function windowListeners(cdp: CDPSession): Promise<number> {
+  const { result } = await cdp.send('Runtime.evaluate', { expression: 'window' });
+  if (!result.objectId) throw new Error('browser-timings: no handle on window');
+  const { listeners } = await cdp.send('DOMDebugger.getEventListeners', {
+    objectId: result.objectId,
+  });
+  await cdp.send('Runtime.releaseObject', { objectId: result.objectId });
+  return listeners.length;
+}
+
+async function heapAfterGc(cdp: CDPSession): Promise<number> {
+  await cdp.send('HeapProfiler.collectGarbage');
+  await cdp.send('HeapProfiler.collectGarbage');
+  return (await cdp.send('Runtime.getHeapUsage')).usedSize;
+}
+
+/** Heap and window listeners before and after rounds of 1,000 connect/disconnect cycles. */
+async function cycles(page: Page) {
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    await page.evaluate(() => bench.clear());
+    const listenersBefore = await windowListeners(cdp);
+    // The count must see the element's own listeners, or "unchanged" would prove nothing.
+    await page.evaluate(() => bench.connectIdle());
+    const listenersConnected = await windowListeners(cdp);
+    await page.evaluate(() => bench.clear());
+    const heapBefore = await heapAfterGc(cdp);
+    const growth: number[] = [];
+    let heap = heapBefore;
+    for (let round = 0; round < BROWSER_RUNS.cycleRounds; round++) {
+      await page.evaluate((n) => bench.cycles(n), BROWSER_RUNS.cycles);
+      const after = await heapAfterGc(cdp);
+      growth.push(after - heap);
+      heap = after;
+    }
+    const listenersAfter = await windowListeners(cdp);
+    return {
+      listenersBefore,
+      listenersConnected,
+      listenersAfter,
+      heapBefore,
+      heapAfter: heap,
+      growth,
+    };
+  } finally {
+    await cdp.detach();
+  }
+}
+
+const kb = (bytes: number) => Math.round((bytes / 1024) * 10) / 10;
+
+/** Every in-browser figure, on one page of the bench portal in Chromium. */
+export async function benchBrowser(
+  browser: Browser,
+  sandbox: SandboxInfo,
+  portal: PortalInfo,
+): Promise<Figure[]> {
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    await page.goto(portal.browserUrl);
+    await page.waitForFunction(() => customElements.get('form-embed') !== undefined);
+    await sandboxControl(sandbox, 'reset');
+
+    const perConnection = await requestsPerConnection(page);
+    const { connect, fetchMint } = await connectVersusFetch(page);
+    await page.evaluate(() => bench.clear());
+    const remint = await expiredToNewFrame(page, sandbox);
+    const heap = await cycles(page);
+    const rounds = `${BROWSER_RUNS.cycleRounds} rounds of ${BROWSER_RUNS.cycles}`;
+
+    return [
+      {
+        id: 'browser.requestsPerMint',
+        label: 'Browser requests to the mint path per element connection',
+        unit: 'requests',
+        value: summarize(perConnection),
+        budget: { kind: 'exact', value: 1 },
+      },
+      {
+        id: 'browser.connectToSrc',
+        label: 'Connect <form-embed> to iframe src set',
+        unit: 'ms',
+        value: summarize(connect),
+      },
+      {
+        id: 'browser.plainFetch',
+        label: 'Plain fetch of the same mint endpoint',
+        unit: 'ms',
+        value: summarize(fetchMint),
+      },
+      {
+        id: 'browser.connectOverFetch',
+        label: 'Connect-to-src / plain fetch (per run pair)',
+        unit: 'ratio',
+        value: summarize(connect.map((time, i) => time / (fetchMint[i] as number))),
+      },
+      {
+        id: 'browser.expiredToNewFrame',
+        label: '`expired` message to new iframe src',
+        unit: 'ms',
+        value: summarize(remint),
+      },
+      {
+        id: 'browser.heapBefore',
+        label: 'JS heap after GC, before the cycles',
+        unit: 'KB',
+        value: summarize([kb(heap.heapBefore)]),
+      },
+      {
+        id: 'browser.heapAfter',
+        label: `JS heap after GC, after ${rounds} cycles`,
+        unit: 'KB',
+        value: summarize([kb(heap.heapAfter)]),
+      },
+      {
+        id: 'browser.heapGrowthPerRound',
+        label: `Heap growth per ${BROWSER_RUNS.cycles} connect/disconnect cycles`,
+        unit: 'KB',
+        value: summarize(heap.growth.map(kb)),
+      },
+      {
+        id: 'browser.windowListeners',
+        label: `Window listeners after ${rounds} cycles`,
+        note: `${heap.listenersBefore} before the cycles (the page's own), ${heap.listenersConnected} with one element connected`,
+        unit: 'listeners',
+        value: summarize([heap.listenersAfter]),
+        budget: { kind: 'exact', value: heap.listenersBefore },
+      },
+    ];
+  } finally {
+    await context.close();
+  }
+}
