@@ -1,5 +1,6 @@
 // `npm start`: the demo portal on the sandbox, or on a real service when
 // FORM_EMBED_BASE_URL and FORM_EMBED_API_KEY are set.
+import { FormSessionUserSchema } from '@form-embed/protocol';
 import { startDemo } from './server.js';
 
 const baseUrl = process.env.FORM_EMBED_BASE_URL;
@@ -9,16 +10,43 @@ if (Boolean(baseUrl) !== Boolean(apiKey)) {
   process.exit(2);
 }
 
+/** FORM_EMBED_USER: the FormSessionRequest `user` every mint is made for, as JSON. */
+function userFromEnvironment() {
+  const text = process.env.FORM_EMBED_USER;
+  if (!text) return undefined;
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = Symbol('not JSON');
+  }
+  const user = FormSessionUserSchema.strict().safeParse(json);
+  if (!user.success) {
+    console.error(
+      'FORM_EMBED_USER must be a JSON object with microsoftTenantId, clientId or userIdentifier strings,',
+      'for example {"microsoftTenantId":"…","userIdentifier":"someone@example.com"}.',
+    );
+    process.exit(2);
+  }
+  return user.data;
+}
+
+const port = process.env.PORT ? Number(process.env.PORT) : 5173;
+if (!Number.isInteger(port) || port < 0 || port > 65_535) {
+  console.error(`PORT must be a port number from 0 to 65535, not ${process.env.PORT}.`);
+  process.exit(2);
+}
+
 const demo = await startDemo({
-  port: process.env.PORT ? Number(process.env.PORT) : 5173,
-  service:
-    baseUrl && apiKey
-      ? {
-          baseUrl,
-          apiKey,
-          user: process.env.FORM_EMBED_USER ? JSON.parse(process.env.FORM_EMBED_USER) : undefined,
-        }
-      : undefined,
+  port,
+  service: baseUrl && apiKey ? { baseUrl, apiKey, user: userFromEnvironment() } : undefined,
+}).catch((error: NodeJS.ErrnoException) => {
+  console.error(
+    error.code === 'EADDRINUSE'
+      ? `Port ${port} is in use: set PORT to another one, e.g. PORT=5174 npm start.`
+      : `The demo could not start: ${error.message}`,
+  );
+  process.exit(1);
 });
 
 if (demo.sandbox) {
