@@ -39,6 +39,8 @@ if (!Number.isInteger(port) || port < 0 || port > 65_535) {
 
 const demo = await startDemo({
   port,
+  // A tester reminting by hand outruns the middleware's default of 10 mints a minute per user.
+  mintsPerMinute: 60,
   service: baseUrl && apiKey ? { baseUrl, apiKey, user: userFromEnvironment() } : undefined,
 }).catch((error: NodeJS.ErrnoException) => {
   console.error(
