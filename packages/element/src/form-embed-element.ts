@@ -14,8 +14,7 @@ import {
   type Clock,
   FRESHNESS_MARGIN_S,
   MAX_ATTEMPTS,
-  REMINT_LIMIT,
-  REMINT_WINDOW_MS,
+  REMINT_BOUNDS,
   retryDelay,
   systemClock,
 } from './retry-policy.js';
@@ -177,6 +176,8 @@ export class FormEmbedElement extends ReactiveElement {
 
   /** Starts over; `fresh` (connect, a new form) also honours `loading` and forgets past remints. */
   #restart(fresh?: boolean) {
+    // A detached element never mints, even when a remint listener is what detached it.
+    if (!this.isConnected) return;
     this.#stop();
     this.#started = this.#key();
     this.#attempt = 0;
@@ -302,8 +303,10 @@ export class FormEmbedElement extends ReactiveElement {
   /** True, and counted, when one more automatic remint stays within the bound; else fails. */
   #mayRemint() {
     const now = this.clock.now();
-    this.#remints = this.#remints.filter((at) => now - at < REMINT_WINDOW_MS);
-    if (this.#remints.length < REMINT_LIMIT) return this.#remints.push(now);
+    const within = (windowMs: number) => this.#remints.filter((at) => now - at < windowMs).length;
+    if (REMINT_BOUNDS.every(([limit, windowMs]) => within(windowMs) < limit)) {
+      return this.#remints.push(now);
+    }
     this.#stop();
     this.#set('failed', messages.storm);
   }

@@ -18,9 +18,15 @@ export const systemClock: Clock = {
 /** Mint attempts before a retryable failure is given up. */
 export const MAX_ATTEMPTS = 4;
 
-/** Remints the framed page may ask for within `REMINT_WINDOW_MS` before the element stops. */
-export const REMINT_LIMIT = 3;
-export const REMINT_WINDOW_MS = 60_000;
+/**
+ * Remints the framed page may ask for before the element stops: at most 3 within a minute (a page
+ * that answers `error` at once) and 6 within the 30 minutes a signed-in session lasts (a slower
+ * loop). A healthy page asks about once per session, when it lapses.
+ */
+export const REMINT_BOUNDS: readonly (readonly [limit: number, windowMs: number])[] = [
+  [3, 60_000],
+  [6, 1_800_000],
+];
 
 /** An answer is framed only while its handle has at least this many seconds left. */
 export const FRESHNESS_MARGIN_S = 10;

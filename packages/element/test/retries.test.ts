@@ -150,6 +150,30 @@ describe('<form-embed> retries', () => {
     expect(statusOf(element).textContent).to.contain(messages.storm);
   });
 
+  it('a frame that answers error every 25 s is stopped after 6 remints in half an hour', async () => {
+    const { element, calls, clock } = await mountFramed();
+    for (let i = 1; i <= 8; i++) {
+      post(errorMessage(), embedOrigin, frameOf(element)?.contentWindow ?? null);
+      calls[i]?.resolve(session());
+      await settle(element);
+      await clock.tick(25_000);
+    }
+    expect(calls).to.have.length(7);
+    expect(element.state).to.equal('failed');
+    expect(statusOf(element).textContent).to.contain(messages.storm);
+  });
+
+  it('a remint listener that removes the element leaves no mint and no timer behind', async () => {
+    const { element, calls, clock } = await mountFramed();
+    element.addEventListener('form-embed-remint', () => element.remove());
+    post(errorMessage(), embedOrigin, frameOf(element)?.contentWindow ?? null);
+    await settle();
+    expect(calls).to.have.length(1);
+    expect(clock.pending).to.equal(0);
+    element.remint();
+    expect(calls).to.have.length(1);
+  });
+
   it('remints spread over more than a minute are not a storm', async () => {
     const { element, calls, clock } = await mountFramed();
     for (let i = 1; i <= 5; i++) {

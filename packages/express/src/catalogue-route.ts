@@ -38,7 +38,7 @@ export function catalogue(deps: CatalogueDependencies): RequestHandler {
     const [forms, coreForms, tenant] = await Promise.all([
       deps.client.read('forms', FormsAnswerSchema),
       deps.client.read('coreForms', CoreFormsAnswerSchema),
-      userTenant(deps.client, user),
+      userTenant(deps.client, deps.logger, user),
     ]);
     const candidates: CatalogueEntry[] = [
       ...(forms?.forms ?? []).filter((form) => form.embeddable).map(designerEntry),
@@ -77,6 +77,7 @@ function designerEntry(form: Form): CatalogueEntry {
  */
 async function userTenant(
   client: ServiceClient,
+  logger: Logger,
   user: FormSessionUser | undefined,
 ): Promise<{ known: boolean; tenantId: string | undefined }> {
   if (user?.clientId) {
@@ -91,27 +92,50 @@ async function userTenant(
   }
   if (user?.microsoftTenantId) {
     const tenantId = user.microsoftTenantId.toLowerCase();
-    const found = await findClient(client, (c) => c.microsoftTenantId.toLowerCase() === tenantId);
+    const found = await findClient(
+      client,
+      logger,
+      (c) => c.microsoftTenantId.toLowerCase() === tenantId,
+    );
     return { known: found !== undefined, tenantId };
   }
   return { known: true, tenantId: undefined };
 }
 
-const ClientsPageSchema = z.object({ clients: z.array(ClientSchema), hasMore: z.boolean() });
+const ClientsPageSchema = z.object({
+  clients: z.array(ClientSchema),
+  total: z.int().min(0),
+  hasMore: z.boolean(),
+});
 const PAGE_SIZE = 100;
+/** 5,000 clients: a list that claims more is not believed (a reader must end). */
+const MAX_PAGES = 50;
 
-/** Pages through the organisation's clients until `matches` finds one. */
+/**
+ * Pages through the organisation's clients until `matches` finds one. Stops at the last page
+ * (`hasMore` false, an empty page, or the offset reaching `total`) and after `MAX_PAGES` pages,
+ * which counts as not found (the user gets no Core form) and is logged.
+ */
 async function findClient(
   client: ServiceClient,
+  logger: Logger,
   matches: (candidate: Client) => boolean,
 ): Promise<Client | undefined> {
-  for (let offset = 0; ; offset += PAGE_SIZE) {
+  for (let pageIndex = 0; pageIndex < MAX_PAGES; pageIndex += 1) {
+    const offset = pageIndex * PAGE_SIZE;
     const page = await client.read('clients', ClientsPageSchema, {
       query: { limit: String(PAGE_SIZE), offset: String(offset) },
     });
-    const found = page?.clients.find(matches);
-    if (found !== undefined || page === undefined || !page.hasMore) return found;
+    if (page === undefined) return undefined;
+    const found = page.clients.find(matches);
+    if (found !== undefined) return found;
+    const last = !page.hasMore || page.clients.length === 0 || offset + PAGE_SIZE >= page.total;
+    if (last) return undefined;
   }
+  logger.warn(
+    `the clients list still had more after ${MAX_PAGES} pages of ${PAGE_SIZE}; the user's tenant counts as not found`,
+  );
+  return undefined;
 }
 
 /** An override for the user's tenant withdraws the form when disabled or not public (null inherits). */

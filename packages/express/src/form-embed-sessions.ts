@@ -4,7 +4,7 @@ import { catalogue } from './catalogue-route.js';
 import { refuseCrossSite, requireJson } from './csrf.js';
 import { EmbedOrigins } from './embed-origins.js';
 import { describe, type Logger, redactingLogger } from './logger.js';
-import { authorizeTarget, mintSession } from './mint-route.js';
+import { authorizeTarget, mintSession, refuseDotSegment } from './mint-route.js';
 import { type FormEmbedSessionsOptions, parseOptions } from './options.js';
 import { perUserLimit } from './per-user-limit.js';
 import { resolveUserOnServer } from './resolve-user.js';
@@ -33,6 +33,7 @@ export function formEmbedSessions(options: FormEmbedSessionsOptions): Router {
   for (const path of ['/forms/:formId/session', '/core-forms/:slug/session']) {
     router.post(
       path,
+      refuseDotSegment,
       requireJson,
       readJsonBody,
       resolveUser,

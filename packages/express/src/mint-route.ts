@@ -1,5 +1,5 @@
 import { type FormTarget, isOnEmbedOrigin, type MintResponse } from '@form-embed/protocol';
-import type { Request, RequestHandler, Response } from 'express';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { describeTarget, isAuthorized } from './authorize.js';
 import { type EmbedOrigins, embedOriginFor } from './embed-origins.js';
 import type { Logger } from './logger.js';
@@ -19,6 +19,24 @@ interface MintDependencies {
 export function targetOf(req: Request): FormTarget {
   const { formId, slug } = req.params as { formId?: string; slug?: string };
   return formId !== undefined ? { kind: 'form', formId } : { kind: 'coreForm', slug: slug ?? '' };
+}
+
+/**
+ * Refuses a form id or slug that is empty, `.` or `..` (as Express decoded it, so `%2E%2E` too):
+ * placed in the upstream path, a URL parser would resolve it as a dot segment and send the
+ * API-keyed POST to another endpoint. Runs before `authorize`, the per-user limit and any
+ * upstream request.
+ */
+export function refuseDotSegment(req: Request, _res: Response, next: NextFunction): void {
+  const target = targetOf(req);
+  const value = target.kind === 'form' ? target.formId : target.slug;
+  if (value === '' || value === '.' || value === '..') {
+    throw sessionError(
+      'invalid_request',
+      `The ${target.kind === 'form' ? 'form id' : 'Core form slug'} is not a valid path segment.`,
+    );
+  }
+  next();
 }
 
 /** The `authorize` veto on the route's form: a refusal is `forbidden`. */

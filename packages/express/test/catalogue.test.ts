@@ -21,7 +21,7 @@ beforeEach(() => sandbox.control.reset());
 after(async () => {
   await portal.close();
   await sandbox.close();
-  watch.assertNoSecret([sandbox.apiKey]);
+  await watch.assertNoSecret([sandbox.apiKey]);
 });
 
 function names(answer: Answer): string[] {
@@ -210,4 +210,65 @@ test('a catalogue the service cannot give is a SessionError: not JSON is interna
   const reset = await portal.request('/forms', { session: 'adele' });
   assert.equal(reset.status, 503);
   assert.equal(SessionErrorBodySchema.parse(reset.body).error.code, 'unavailable');
+});
+
+test('a clients list that never stops saying hasMore is read for a bounded number of pages, then the user gets no Core form and a warning', async () => {
+  const endless = await mountMiddleware(watch, {
+    apiKey: sandbox.apiKey,
+    baseUrl: sandbox.baseUrl,
+    resolveUser: () => ({ microsoftTenantId: tenants.otherOrg, userIdentifier: users.otherOrg }),
+    // Every page is the real sandbox's first page of clients, claiming more follow, out of a billion.
+    fetch: async (input, init) => {
+      const url = new URL(String(input));
+      if (url.pathname === '/api/v1/clients') url.searchParams.set('offset', '0');
+      const response = await fetch(url, init);
+      if (!response.ok || url.pathname !== '/api/v1/clients') return response;
+      const page = (await response.json()) as { clients: unknown[] };
+      return Response.json({ ...page, total: 1_000_000_000, hasMore: true });
+    },
+  });
+  try {
+    const clientReads = () => sandbox.control.stats()['GET /api/v1/clients'] ?? 0;
+    const logsBefore = watch.logLines.length;
+    const readsBefore = clientReads();
+    const answer = await endless.request('/forms');
+    assert.deepEqual(names(answer), [
+      `form:${forms.microsoft}`,
+      `form:${forms.google}`,
+      `form:${forms.open}`,
+    ]);
+    const reads = clientReads() - readsBefore;
+    assert.ok(reads >= 1 && reads <= 50, `${reads} pages read`);
+    assert.ok(
+      watch.logLines.slice(logsBefore).some((line) => line.level === 'warn'),
+      'the cap is logged',
+    );
+  } finally {
+    await endless.close();
+  }
+});
+
+test('a clients list that says hasMore past its total, or on an empty page, stops there', async () => {
+  for (const lie of [{ total: 1 }, { clients: [] }]) {
+    const liar = await mountMiddleware(watch, {
+      apiKey: sandbox.apiKey,
+      baseUrl: sandbox.baseUrl,
+      resolveUser: () => ({ microsoftTenantId: tenants.otherOrg, userIdentifier: users.otherOrg }),
+      fetch: async (input, init) => {
+        const response = await fetch(input, init);
+        if (!response.ok || new URL(String(input)).pathname !== '/api/v1/clients') {
+          return response;
+        }
+        const page = (await response.json()) as { clients: unknown[] };
+        return Response.json({ ...page, hasMore: true, ...lie });
+      },
+    });
+    try {
+      const reads = () => liar.upstream.filter((call) => call.url.includes('/api/v1/clients'));
+      assert.equal(names(await liar.request('/forms')).length, 3, JSON.stringify(lie));
+      assert.equal(reads().length, 1, JSON.stringify(lie));
+    } finally {
+      await liar.close();
+    }
+  }
 });

@@ -23,7 +23,7 @@ before(async () => {
 after(async () => {
   await portal.close();
   await sandbox.close();
-  watch.assertNoSecret([sandbox.apiKey]);
+  await watch.assertNoSecret([sandbox.apiKey]);
 });
 
 function assertRefused(answer: Answer, code: string, status: number) {

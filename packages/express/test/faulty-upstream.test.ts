@@ -26,7 +26,7 @@ beforeEach(() => sandbox.control.reset());
 after(async () => {
   await portal.close();
   await sandbox.close();
-  watch.assertNoSecret([sandbox.apiKey]);
+  await watch.assertNoSecret([sandbox.apiKey]);
 });
 
 const meCount = () => sandbox.control.stats()['GET /api/v1/me'] ?? 0;

@@ -30,7 +30,7 @@ before(async () => {
 after(async () => {
   await portal.close();
   await sandbox.close();
-  watch.assertNoSecret([sandbox.apiKey]);
+  await watch.assertNoSecret([sandbox.apiKey]);
 });
 
 const CatalogueSchema = z.object({
@@ -136,7 +136,7 @@ const anyRequest = fc.record({
   body: anyBody,
 });
 
-test('1,000 malformed requests (paths, bodies, headers) get no 5xx, only documented answers, and never send a browser-chosen user upstream', async () => {
+test('1,000 malformed requests (paths, bodies, headers) get no 5xx, only documented answers, and never send a browser-chosen user upstream nor a mint to another endpoint', async () => {
   const seen = new Map<string, number>();
   await fc.assert(
     fc.asyncProperty(anyRequest, async ({ method, path, headers, body }) => {
@@ -169,7 +169,9 @@ test('1,000 malformed requests (paths, bodies, headers) get no 5xx, only documen
       const session = headers['x-portal-session'];
       const user = session === undefined ? undefined : portalUsers[session];
       for (const call of portal.upstream.slice(upstreamBefore)) {
-        if (call.method === 'POST') assert.deepEqual(call.body, user === undefined ? {} : { user });
+        if (call.method !== 'POST') continue;
+        assert.deepEqual(call.body, user === undefined ? {} : { user });
+        assert.match(new URL(call.url).pathname, /^\/api\/v1\/(core\/)?forms\/[^/]+\/session$/);
       }
     }),
     { numRuns: 1_000 },

@@ -26,7 +26,7 @@ before(async () => {
 
 after(async () => {
   await sandbox.close();
-  watch.assertNoSecret([sandbox.apiKey]);
+  await watch.assertNoSecret([sandbox.apiKey]);
 });
 
 const valid = (): FormEmbedSessionsOptions => ({

@@ -19,7 +19,7 @@ beforeEach(() => sandbox.control.reset());
 
 after(async () => {
   await sandbox.close();
-  watch.assertNoSecret([sandbox.apiKey]);
+  await watch.assertNoSecret([sandbox.apiKey]);
 });
 
 test('the per-user limit holds under 30 concurrent mints: exactly the limit succeed, the rest are rate_limited with Retry-After and never reach the service', async () => {

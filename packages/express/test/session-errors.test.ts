@@ -20,7 +20,7 @@ before(async () => {
 
 after(async () => {
   await sandbox.close();
-  watch.assertNoSecret(Object.values(fixtureKeys));
+  await watch.assertNoSecret(Object.values(fixtureKeys));
 });
 
 test('the sandbox has a scenario for every SessionError code, and each can be produced through the middleware', () => {

@@ -27,11 +27,18 @@ export const defaultServicePaths = {
 
 export type ServicePaths = { [K in keyof typeof defaultServicePaths]: string };
 
-/** Fills `{name}` placeholders of a path template, URL-encoding each value. */
+/**
+ * Fills `{name}` placeholders of a path template, URL-encoding each value. A value that is empty,
+ * `.` or `..` is refused: encoding leaves dots alone, so the URL parser would resolve them and
+ * send the request to another path.
+ */
 export function expandPath(template: string, params: Record<string, string> = {}): string {
   return template.replace(/\{(\w+)\}/g, (_, name: string) => {
     const value = params[name];
     if (value === undefined) throw new Error(`path ${template} needs a value for {${name}}`);
+    if (value === '' || value === '.' || value === '..') {
+      throw new Error(`{${name}} of ${template} must be a path segment, not "${value}"`);
+    }
     return encodeURIComponent(value);
   });
 }

@@ -40,6 +40,16 @@ test('path templates encode each value', () => {
     '/api/v1/core/forms/a%2Fb/session',
   );
   assert.throws(() => expandPath(defaultServicePaths.formSession), /formId/);
+  for (const value of ['', '.', '..']) {
+    assert.throws(
+      () => expandPath(defaultServicePaths.formSession, { formId: value }),
+      /path segment/,
+    );
+  }
+  assert.equal(
+    expandPath(defaultServicePaths.formSession, { formId: '...' }),
+    '/api/v1/forms/.../session',
+  );
   assert.equal(mintPath({ kind: 'form', formId: '../x' }), '/forms/..%2Fx/session');
   assert.equal(
     mintPath({ kind: 'coreForm', slug: 'new-starter' }),

@@ -10,19 +10,45 @@ import {
   statusOfSessionErrorCode,
 } from '../src/index.js';
 
-test('the SessionError table holds the twenty codes of the contract with their status and retryable', () => {
-  assert.equal(knownSessionErrorCodes.length, 20);
-  const retryable = knownSessionErrorCodes.filter((code) => SessionErrorCodes[code].retryable);
-  assert.deepEqual(retryable.sort(), [
-    'internal_error',
-    'microsoft_unavailable',
-    'rate_limited',
-    'unavailable',
-  ]);
-  assert.equal(SessionErrorCodes.tenant_not_connected.status, 403);
-  assert.equal(SessionErrorCodes.microsoft_connection_failed.status, 500);
-  assert.equal(SessionErrorCodes.form_unpublished.status, 400);
-  assert.equal(SessionErrorCodes.unknown.status, null);
+// partner-api.md, "Form-session errors (SessionError)", row by row: code, status, retryable.
+const contractTable = `
+invalid_request 400 no
+invalid_api_key 401 no
+rate_limited 429 yes
+form_not_found 404 no
+form_unpublished 400 no
+form_session_unsupported 400 no
+client_not_found 404 no
+client_not_connected 404 no
+client_not_entitled 400 no
+tenant_not_connected 403 no
+user_not_found 404 no
+invalid_user_identifier 400 no
+microsoft_permission_denied 403 no
+microsoft_unavailable 503 yes
+microsoft_connection_failed 500 no
+internal_error 500 yes
+forbidden 403 no
+not_found 404 no
+unavailable 503 yes
+unknown none no`;
+
+test('the SessionError table holds exactly the twenty codes of the contract, each with its status and retryable', () => {
+  const rows = contractTable
+    .trim()
+    .split('\n')
+    .map((row) => row.split(' '));
+  assert.deepEqual(
+    knownSessionErrorCodes,
+    rows.map(([code]) => code),
+  );
+  for (const [code = '', status, retryable] of rows) {
+    assert.deepEqual(
+      SessionErrorCodes[code as keyof typeof SessionErrorCodes],
+      { status: status === 'none' ? null : Number(status), retryable: retryable === 'yes' },
+      code,
+    );
+  }
 });
 
 test('a code the protocol does not know yet is kept, not refused', () => {

@@ -1,8 +1,9 @@
 /**
- * The API origin (`baseUrl`). One handler, in the order stripe-mock uses: authenticate, route,
- * then answer. Every answer, unknown routes included, has the contract's error shape:
- * `{error: string}`, or a SessionError `{error: {code, message, retryable}}` on the two
- * form-session endpoints.
+ * The API origin (`baseUrl`). One handler, in the order stripe-mock uses: authenticate (and
+ * count the request against the key's limit), route, then answer, reading the body only there
+ * and only for the routes that take one. Every answer, unknown routes included, has the
+ * contract's error shape: `{error: string}`, or a SessionError `{error: {code, message,
+ * retryable}}` on the two form-session endpoints.
  */
 import {
   type FormSession,
@@ -20,6 +21,7 @@ import type { Fault } from './faults.js';
 import { clients, coreForms, forms, organisations, otherOrganisationForms } from './fixtures.js';
 import { decideFormSession, parseFormSessionBody } from './form-session-rules.js';
 import { openApiDocument } from './openapi.js';
+import { readBody } from './request-body.js';
 import { coreFormPath, designerFormPath, toClient, toCoreForm, toForm } from './resources.js';
 import type { SandboxState } from './sandbox-state.js';
 import { sleep } from './sleep.js';
@@ -40,26 +42,18 @@ export function createApiApp(state: SandboxState, control: SandboxControl): expr
   app.disable('x-powered-by');
   app.set('etag', false);
   if (state.config.controlApi) app.use(CONTROL_PATH, controlRouter(control));
-  app.use(express.text({ type: () => true, limit: '64kb' }));
   app.use(async (req, res) => {
     const route = matchRoute(req.method, req.path);
     state.countRequest(route?.key ?? `${req.method} (no route)`);
     const session = route !== undefined && isSessionRoute(route.name);
+    // A mint is never cached, and neither is a refusal of one.
+    if (session) res.set('Cache-Control', 'no-store');
     if (state.latencyMs > 0) await sleep(state.latencyMs);
 
-    // 1. Authenticate.
+    // 1. Authenticate, then count the request against the key's limit (unknown routes and
+    // faults included, so every authenticated answer carries the limit headers).
     const auth = authenticate(req.get('authorization'));
-    if (!auth.ok) {
-      return session
-        ? sendSessionError(res, 'invalid_api_key', auth.message)
-        : void res.status(401).json({ error: auth.message });
-    }
-    // 2. Route.
-    if (!route) {
-      return void res.status(404).json({ error: `No such route: ${req.method} ${req.path}` });
-    }
-    const fault = state.faults.take(session ? ['api', 'session'] : ['api']);
-    if (fault && (await answeredFault(req, res, fault, session))) return;
+    if (!auth.ok) return sendError(res, session, 'invalid_api_key', auth.message);
     const limit = await state.limits.take(session ? 'mints' : 'reads', auth.apiKey);
     res.set({
       'X-RateLimit-Limit': String(limit.limit),
@@ -68,30 +62,29 @@ export function createApiApp(state: SandboxState, control: SandboxControl): expr
     if (!limit.allowed) {
       res.set('Retry-After', String(limit.retryAfter));
       const message = 'Too many requests for this key; wait Retry-After seconds.';
-      return session
-        ? sendSessionError(res, 'rate_limited', message)
-        : void res.status(429).json({ error: message });
+      return sendError(res, session, 'rate_limited', message);
     }
+    // 2. Route.
+    if (!route) {
+      return void res.status(404).json({ error: `No such route: ${req.method} ${req.path}` });
+    }
+    const fault = state.faults.take(session ? ['api', 'session'] : ['api']);
+    if (fault && (await answeredFault(req, res, fault, session))) return;
     // 3. Answer.
     const foreignOrigin =
       fault?.kind === 'foreignEmbedUrl' ? (fault.origin ?? 'https://foreign.example') : undefined;
-    answer(state, { req, res, route, organisationId: auth.organisationId, foreignOrigin });
+    await answer(state, { req, res, route, organisationId: auth.organisationId, foreignOrigin });
   });
-  app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
+  app.use((_error: unknown, req: Request, res: Response, _next: NextFunction) => {
+    if (res.headersSent) return void req.socket.destroy();
     const route = matchRoute(req.method, req.path);
-    const tooLarge = (error as { status?: number }).status === 413;
-    if (route && isSessionRoute(route.name)) {
-      return tooLarge
-        ? void sendSessionError(res, 'invalid_request', 'The body is too large.')
-        : void sendSessionError(res, 'internal_error', 'Unexpected error in the sandbox.');
-    }
-    if (tooLarge) return void res.status(413).json({ error: 'The body is too large.' });
-    res.status(500).json({ error: 'Unexpected error in the sandbox.' });
+    const session = route !== undefined && isSessionRoute(route.name);
+    sendError(res, session, 'internal_error', 'Unexpected error in the sandbox.');
   });
   return app;
 }
 
-function answer(state: SandboxState, call: Call): void {
+async function answer(state: SandboxState, call: Call): Promise<void> {
   const { req, res, route, organisationId } = call;
   const { formsOrigin, coreFormsOrigin } = state.origins;
   switch (route.name) {
@@ -131,16 +124,18 @@ function answer(state: SandboxState, call: Call): void {
     }
     case 'formSession':
     case 'coreFormSession':
-      return void mint(state, call);
+      return mint(state, call);
     case 'openapi':
       return void res.json(openApiDocument());
   }
 }
 
-function mint(state: SandboxState, { req, res, route, organisationId, foreignOrigin }: Call): void {
-  res.set('Cache-Control', 'no-store');
-  const body = parseFormSessionBody(typeof req.body === 'string' ? req.body : '');
-  if ('ok' in body) return void sendSessionError(res, body.code, body.message);
+async function mint(state: SandboxState, call: Call): Promise<void> {
+  const { req, res, route, organisationId, foreignOrigin } = call;
+  const read = await readBody(req, res);
+  if (!read.ok) return sendSessionError(res, 'invalid_request', read.message);
+  const body = parseFormSessionBody(read.text);
+  if ('ok' in body) return sendSessionError(res, body.code, body.message);
   const target: FormTarget =
     route.name === 'formSession'
       ? { kind: 'form', formId: route.params.formId ?? '' }
@@ -171,6 +166,12 @@ function mint(state: SandboxState, { req, res, route, organisationId, foreignOri
     formSessionHandle: handle,
   };
   res.json(session);
+}
+
+/** An error in the contract's shape: a SessionError on the session endpoints, else `{error}`. */
+function sendError(res: Response, session: boolean, code: string, message: string): void {
+  if (session) sendSessionError(res, code, message);
+  else res.status(statusOfSessionErrorCode(code, 500)).json({ error: message });
 }
 
 function sendSessionError(

@@ -7,6 +7,7 @@ import express, { type Request, type Response, Router } from 'express';
 import type { SandboxControl } from './control.js';
 import type { FaultSpec } from './faults.js';
 import { parseMicrosoftConnection } from './microsoft-connection.js';
+import { BODY_LIMIT, describeBodyProblem } from './request-body.js';
 
 type Action = (control: SandboxControl, body: Record<string, unknown>) => unknown;
 
@@ -39,7 +40,7 @@ export function controlRouter(control: SandboxControl): Router {
     if (req.method === 'OPTIONS') return void res.status(204).end();
     next();
   });
-  router.use(express.json({ strict: false }));
+  router.use(express.json({ strict: false, limit: BODY_LIMIT }));
   const run = async (req: Request<{ action: string }>, res: Response) => {
     const action = Object.hasOwn(actions, req.params.action)
       ? actions[req.params.action]
@@ -59,9 +60,8 @@ export function controlRouter(control: SandboxControl): Router {
   router.post('/:action', run);
   router.get('/stats', (_req, res) => void res.json({ ok: true, requests: control.stats() }));
   router.use((error: unknown, _req: Request, res: Response, _next: express.NextFunction) => {
-    res
-      .status(400)
-      .json({ error: error instanceof Error ? 'The body is not JSON.' : 'Bad request.' });
+    const problem = describeBodyProblem(error);
+    res.status(problem ? 400 : 500).json({ error: problem ?? 'Unexpected error in the sandbox.' });
   });
   return router;
 }

@@ -2,7 +2,14 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { isOnEmbedOrigin } from '@form-embed/protocol';
 import { fixtureIds, type Sandbox, startSandbox } from '../src/index.js';
-import { mintSession, requestSession, sessionError } from './helpers.js';
+import {
+  call,
+  mintSession,
+  requestSession,
+  sandboxFor,
+  sessionError,
+  sessionPath,
+} from './helpers.js';
 
 const { forms, coreForms, clients, tenants, users } = fixtureIds;
 const microsoftForm = { kind: 'form', formId: forms.microsoft } as const;
@@ -141,4 +148,31 @@ describe('form-session rules', () => {
     const refused = await requestSession(sandbox, { kind: 'form', formId: forms.password });
     assert.equal(refused.headers.get('cache-control'), 'no-store');
   });
+});
+
+test('Cache-Control: no-store is on every answer of both form-session endpoints, refusals and faults included', async (t) => {
+  const sandbox = await sandboxFor(t);
+  const adele = { microsoftTenantId: tenants.contoso, userIdentifier: users.adele };
+  const newStarter = { kind: 'coreForm', slug: coreForms.newStarter } as const;
+  const answers: Record<string, Response> = {};
+  for (const target of [microsoftForm, newStarter]) {
+    answers[`401 ${target.kind}`] = await requestSession(sandbox, target, adele, { apiKey: null });
+    answers[`400 body ${target.kind}`] = await call(sandbox, sessionPath(target), {
+      method: 'POST',
+      body: '{}',
+      headers: { 'content-type': 'text/plain; charset=foo' },
+    });
+  }
+  answers['404 form'] = await requestSession(sandbox, { kind: 'form', formId: 'form_missing' });
+  sandbox.control.fail({ kind: 'error', code: 'unavailable', scope: 'session' });
+  answers['error fault'] = await requestSession(sandbox, microsoftForm, adele);
+  sandbox.control.fail({ kind: 'notJson', status: 502, scope: 'session' });
+  answers['notJson fault'] = await requestSession(sandbox, microsoftForm, adele);
+  await sandbox.control.exhaustRateLimit('mints');
+  answers['429 rate_limited'] = await requestSession(sandbox, newStarter, adele);
+  for (const [name, response] of Object.entries(answers)) {
+    assert.ok(response.status >= 400, `${name}: ${response.status}`);
+    assert.equal(response.headers.get('cache-control'), 'no-store', name);
+    await response.body?.cancel();
+  }
 });

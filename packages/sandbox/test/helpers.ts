@@ -20,7 +20,7 @@ export interface CallOptions {
   method?: string;
   /** `null` sends no Authorization header. Defaults to the sandbox's key. */
   apiKey?: string | null;
-  body?: string;
+  body?: string | Uint8Array<ArrayBuffer>;
   headers?: Record<string, string>;
 }
 

@@ -69,3 +69,26 @@ test('the limits option raises the limits (for load tests)', async (t) => {
   assert.equal(answers[0]?.headers.get('x-ratelimit-limit'), '5000');
   await Promise.all(answers.map((r) => r.body?.cancel()));
 });
+
+test('every authenticated answer carries X-RateLimit-Limit and X-RateLimit-Remaining: unknown routes and injected faults included', async (t) => {
+  const sandbox = await sandboxFor(t);
+  const answers: [string, Response, string][] = [];
+  answers.push(['unknown route', await call(sandbox, '/api/v1/no-such-thing'), '200']);
+  sandbox.control.fail({ kind: 'error', code: 'internal_error' });
+  answers.push(['error fault on a read', await call(sandbox, defaultServicePaths.me), '200']);
+  sandbox.control.fail({ kind: 'notJson', status: 502 });
+  answers.push(['notJson fault', await call(sandbox, defaultServicePaths.me), '200']);
+  sandbox.control.fail({ kind: 'error', code: 'unavailable', scope: 'session' });
+  answers.push([
+    'error fault on a mint',
+    await requestSession(sandbox, microsoftForm, adele),
+    '120',
+  ]);
+  const statuses = answers.map(([, response]) => response.status);
+  assert.deepEqual(statuses, [404, 500, 502, 503]);
+  for (const [name, response, limit] of answers) {
+    assert.equal(response.headers.get('x-ratelimit-limit'), limit, name);
+    assert.match(response.headers.get('x-ratelimit-remaining') ?? '', /^\d+$/, name);
+    await response.body?.cancel();
+  }
+});

@@ -1,3 +1,4 @@
+import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { type FormEmbedSessionsOptions, formEmbedSessions } from '@form-embed/express';
 import { type FormSessionUser, type FormTarget, mintPath } from '@form-embed/protocol';
 import { fixtureIds } from '@form-embed/sandbox';
@@ -43,6 +44,11 @@ export interface MountedMiddleware {
   /** Every request the middleware sent upstream (through the real fetch). */
   upstream: UpstreamCall[];
   request(path: string, init?: CallInit): Promise<Answer>;
+  /**
+   * The same request over `node:http`, its path sent exactly as given: fetch would normalise
+   * `.`, `..` and their percent-encoded forms away before they reach the server.
+   */
+  rawRequest(path: string, init?: CallInit): Promise<Answer>;
   mint(target: FormTarget, init?: CallInit): Promise<Answer>;
   close(): Promise<void>;
 }
@@ -70,7 +76,9 @@ export async function mountMiddleware(
   const recordingFetch: typeof fetch = async (input, init) => {
     const body = typeof init?.body === 'string' ? JSON.parse(init.body) : undefined;
     upstream.push({ method: init?.method ?? 'GET', url: String(input), body });
-    return realFetch(input, init);
+    const response = await realFetch(input, init);
+    if (init?.method === 'POST') watch.watchUpstreamAnswer(response);
+    return response;
   };
   const middleware = formEmbedSessions({
     resolveUser: resolvePortalUser,
@@ -81,41 +89,76 @@ export async function mountMiddleware(
   const server = await createServer(middleware);
 
   const request = async (path: string, init: CallInit = {}): Promise<Answer> => {
-    const method = init.method ?? 'GET';
-    const headers: Record<string, string | undefined> = {
-      'sec-fetch-site': 'same-origin',
-      ...(method === 'POST' ? { 'content-type': 'application/json' } : {}),
-      ...(init.session === undefined ? {} : { [PORTAL_SESSION_HEADER]: init.session }),
-      ...init.headers,
-    };
-    const body =
-      init.body === undefined
-        ? method === 'POST'
-          ? '{}'
-          : undefined
-        : typeof init.body === 'string'
-          ? init.body
-          : JSON.stringify(init.body);
-    const response = await fetch(`${server.endpoint}${path}`, {
-      method,
-      headers: Object.fromEntries(
-        Object.entries(headers).filter(
-          (entry): entry is [string, string] => entry[1] !== undefined,
-        ),
-      ),
-      body,
-    });
+    const { method, headers, body } = requestParts(init);
+    const response = await fetch(`${server.endpoint}${path}`, { method, headers, body });
     const text = await response.text();
     watch.record(response, text);
     return { status: response.status, headers: response.headers, text, body: parseJson(text) };
+  };
+
+  const rawRequest = async (path: string, init: CallInit = {}): Promise<Answer> => {
+    const { method, headers, body } = requestParts(init);
+    const endpoint = new URL(server.endpoint);
+    const response = await new Promise<IncomingMessage>((resolve, reject) => {
+      const outgoing = httpRequest({
+        host: endpoint.hostname,
+        port: endpoint.port,
+        path: `${endpoint.pathname}${path}`,
+        method,
+        headers,
+      });
+      outgoing.on('response', resolve).on('error', reject);
+      outgoing.end(body);
+    });
+    let text = '';
+    response.setEncoding('utf8');
+    for await (const chunk of response) text += chunk;
+    const answerHeaders = new Headers();
+    for (const [name, value] of Object.entries(response.headers)) {
+      for (const one of [value ?? []].flat()) answerHeaders.append(name, one);
+    }
+    const status = response.statusCode ?? 0;
+    watch.record({ status, headers: answerHeaders }, text);
+    return { status, headers: answerHeaders, text, body: parseJson(text) };
   };
 
   return {
     server,
     upstream,
     request,
+    rawRequest,
     mint: (target, init = {}) => request(mintPath(target), { method: 'POST', ...init }),
     close: () => server.close(),
+  };
+}
+
+/** The method, headers (the harness defaults, then `init.headers`) and body of one request. */
+function requestParts(init: CallInit): {
+  method: string;
+  headers: Record<string, string>;
+  body: string | undefined;
+} {
+  const method = init.method ?? 'GET';
+  const headers: Record<string, string | undefined> = {
+    'sec-fetch-site': 'same-origin',
+    ...(method === 'POST' ? { 'content-type': 'application/json' } : {}),
+    ...(init.session === undefined ? {} : { [PORTAL_SESSION_HEADER]: init.session }),
+    ...init.headers,
+  };
+  const body =
+    init.body === undefined
+      ? method === 'POST'
+        ? '{}'
+        : undefined
+      : typeof init.body === 'string'
+        ? init.body
+        : JSON.stringify(init.body);
+  return {
+    method,
+    headers: Object.fromEntries(
+      Object.entries(headers).filter((entry): entry is [string, string] => entry[1] !== undefined),
+    ),
+    body,
   };
 }
 

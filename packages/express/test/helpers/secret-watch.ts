@@ -9,33 +9,89 @@ export interface LogLine {
 
 /**
  * Everything that left the middleware towards the browser or the operator in one test file:
- * each response (status line, headers, body) and each log line, as text. `assertNoSecret`
- * proves no API key is in any of it.
+ * each response (status line, headers, body) and each log line, as text, and every form-session
+ * handle the service minted meanwhile. `assertNoSecret` proves no API key is in any of it and
+ * no handle is in any of it but a mint answer's `embedUrl`.
  */
 export class SecretWatch {
   readonly texts: string[] = [];
   readonly logLines: LogLine[] = [];
+  /** The same texts with a mint answer's `embedUrl` value cut out: the one place a handle belongs. */
+  readonly #outsideEmbedUrl: string[] = [];
+  readonly #handles = new Set<string>();
+  readonly #pending: Promise<void>[] = [];
 
   readonly logger: Logger = {
     warn: (message, details) => this.#log('warn', message, details),
     error: (message, details) => this.#log('error', message, details),
   };
 
+  /** The handles seen so far in the service's form-session answers. */
+  get handles(): ReadonlySet<string> {
+    return this.#handles;
+  }
+
   #log(level: LogLine['level'], message: string, details?: Record<string, unknown>): void {
     this.logLines.push({ level, message, details });
-    this.texts.push(`${level} ${message} ${JSON.stringify(details ?? {})}`);
+    const text = `${level} ${message} ${JSON.stringify(details ?? {})}`;
+    this.texts.push(text);
+    this.#outsideEmbedUrl.push(text);
   }
 
-  record(response: Response, body: string): void {
+  record(response: Pick<Response, 'status' | 'headers'>, body: string): void {
     const headers = [...response.headers].map(([name, value]) => `${name}: ${value}`).join('\n');
     this.texts.push(`${response.status}\n${headers}\n\n${body}`);
+    this.#outsideEmbedUrl.push(`${response.status}\n${headers}\n\n${withoutEmbedUrl(body)}`);
   }
 
-  assertNoSecret(secrets: readonly string[]): void {
+  /**
+   * Collects the handles of an upstream form-session answer (`formSessionHandle` and the
+   * `handle=` of `embedUrl`) from a clone, so the middleware reads the answer undisturbed.
+   */
+  watchUpstreamAnswer(response: Response): void {
+    this.#pending.push(
+      response
+        .clone()
+        .text()
+        .then((text) => this.#collectHandles(text))
+        .catch(() => {}),
+    );
+  }
+
+  #collectHandles(text: string): void {
+    const body = parseJson(text) as { formSessionHandle?: unknown; embedUrl?: unknown } | undefined;
+    if (typeof body?.formSessionHandle === 'string') this.#handles.add(body.formSessionHandle);
+    if (typeof body?.embedUrl === 'string' && URL.canParse(body.embedUrl)) {
+      const handle = new URL(body.embedUrl).searchParams.get('handle');
+      if (handle) this.#handles.add(handle);
+    }
+  }
+
+  async assertNoSecret(apiKeys: readonly string[]): Promise<void> {
+    await Promise.all(this.#pending);
     assert.ok(this.texts.length > 0, 'the watch saw nothing: it is not wired in');
-    for (const secret of secrets) {
+    for (const secret of apiKeys) {
       const leaks = this.texts.filter((text) => text.includes(secret));
       assert.deepEqual(leaks, [], 'an API key reached a response or a log line');
     }
+    for (const handle of this.#handles) {
+      const leaks = this.#outsideEmbedUrl.filter((text) => text.includes(handle));
+      assert.deepEqual(leaks, [], 'a handle reached a log line or a response outside embedUrl');
+    }
+  }
+}
+
+/** The body with the `embedUrl` of a mint answer (a JSON object) replaced by a placeholder. */
+function withoutEmbedUrl(body: string): string {
+  const parsed = parseJson(body);
+  if (typeof parsed !== 'object' || parsed === null || !('embedUrl' in parsed)) return body;
+  return JSON.stringify({ ...parsed, embedUrl: '[embedUrl]' });
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
   }
 }
