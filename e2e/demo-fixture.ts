@@ -1,3 +1,4 @@
+import type { MintResponse } from '@form-embed/protocol';
 import { test as base, type Frame, type Locator, type Page } from '@playwright/test';
 import type { PersonaId } from '../demo/personas.js';
 import { type Demo, type DemoOptions, startDemo } from '../demo/server.js';
@@ -91,4 +92,30 @@ export async function frameOf(element: Locator): Promise<Frame> {
   const frame = await handle?.contentFrame();
   if (!frame) throw new Error('the element has no frame');
   return frame;
+}
+
+/**
+ * Replaces the console's element with one whose transport first answers `held` (a mint it kept,
+ * as a careless integrator's cache would), then mints properly. The element cannot know how old
+ * or spent `held` is; only the framed page can.
+ */
+export async function embedWithHeldSession(page: Page, held: MintResponse): Promise<void> {
+  await page.evaluate((session) => {
+    const element = document.createElement('form-embed') as HTMLElement & {
+      fetchSession?: unknown;
+    };
+    element.setAttribute('form-id', 'form_microsoft');
+    let calls = 0;
+    element.fetchSession = async () =>
+      calls++ === 0
+        ? session
+        : (
+            await fetch('/form-sessions/forms/form_microsoft/session', {
+              method: 'POST',
+              headers: { 'content-type': 'application/json' },
+              body: '{}',
+            })
+          ).json();
+    document.querySelector('#embed-slot form-embed')?.replaceWith(element);
+  }, held);
 }

@@ -1,5 +1,12 @@
 import type { Page } from '@playwright/test';
-import { eventsOf, expect, frameOf, recordEvents, test } from './demo-fixture.js';
+import {
+  embedWithHeldSession,
+  eventsOf,
+  expect,
+  frameOf,
+  recordEvents,
+  test,
+} from './demo-fixture.js';
 
 const element = (page: Page) => page.locator('#embed-slot form-embed');
 const frameSrc = (page: Page) => element(page).locator('iframe').getAttribute('src');
@@ -78,24 +85,14 @@ test('embedded form message: error, a reused handle, leads to one remint', async
   demo,
 }) => {
   const before = await framed(page, demo.url);
-  // A transport that hands out an embedUrl already redeemed, then mints properly.
-  await page.evaluate((usedUrl) => {
-    const slot = document.getElementById('embed-slot') as HTMLElement;
-    const old = slot.querySelector('form-embed') as HTMLElement & { fetchSession?: unknown };
-    const fresh = document.createElement('form-embed') as HTMLElement & { fetchSession?: unknown };
-    fresh.setAttribute('form-id', 'form_microsoft');
-    let calls = 0;
-    fresh.fetchSession = async () => {
-      const answer = await fetch('/form-sessions/forms/form_microsoft/session', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: '{}',
-      });
-      const session = await answer.json();
-      return calls++ === 0 ? { ...session, embedUrl: usedUrl } : session;
-    };
-    old.replaceWith(fresh);
-  }, before.src);
+  // The embedUrl the first frame already redeemed, handed out again.
+  const src = before.src ?? '';
+  await embedWithHeldSession(page, {
+    embedUrl: src,
+    embedOrigin: new URL(src).origin,
+    provider: 'microsoft',
+    expiresIn: 120,
+  });
   await expect.poll(() => frameSrc(page)).not.toBe(before.src);
   await expect(element(page)).toHaveAttribute('state', 'framed');
   await page.waitForTimeout(1_000);

@@ -1,4 +1,4 @@
-import { eventsOf, expect, recordEvents, test } from './demo-fixture.js';
+import { embedWithHeldSession, eventsOf, expect, recordEvents, test } from './demo-fixture.js';
 
 // Handles redeemable for 12 s instead of 120 s, so a handle can outlive its window in a test.
 test.use({ demoOptions: { port: 0, mintsPerMinute: 1000, sandbox: { handleTtlSeconds: 12 } } });
@@ -17,23 +17,7 @@ test('embedded form message: error, a handle older than its window, leads to one
   ).json();
   await page.waitForTimeout(13_000);
 
-  // A careless transport that cached a mint: the element cannot know its age, the page can.
-  await page.evaluate((session) => {
-    const fresh = document.createElement('form-embed') as HTMLElement & { fetchSession?: unknown };
-    fresh.setAttribute('form-id', 'form_microsoft');
-    let calls = 0;
-    fresh.fetchSession = async () =>
-      calls++ === 0
-        ? session
-        : (
-            await fetch('/form-sessions/forms/form_microsoft/session', {
-              method: 'POST',
-              headers: { 'content-type': 'application/json' },
-              body: '{}',
-            })
-          ).json();
-    document.querySelector('#embed-slot form-embed')?.replaceWith(fresh);
-  }, held);
+  await embedWithHeldSession(page, held);
 
   await expect.poll(() => element.locator('iframe').getAttribute('src')).not.toBe(held.embedUrl);
   await expect(element).toHaveAttribute('state', 'framed');
