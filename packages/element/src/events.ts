@@ -1,58 +1,38 @@
 import type { Provider, SessionErrorCode } from '@form-embed/protocol/browser';
 
-const init = { bubbles: true, composed: true };
-
-/** Fired when a session was framed. Bubbles and is composed. */
-export class FormEmbedSessionEvent extends Event {
+/** `form-embed-session`: a session was framed. */
+export interface FormEmbedSessionEvent extends Event {
   /** How the service signed the user in. */
-  declare readonly provider: Provider;
+  readonly provider: Provider;
   /** Seconds the handle was redeemable for at mint; 0 when no handle was issued. */
-  declare readonly expiresIn: number;
+  readonly expiresIn: number;
   /** The embed origin the framed page posts from. */
-  declare readonly embedOrigin: string;
+  readonly embedOrigin: string;
   /** Which mint attempt succeeded, from 1. */
-  declare readonly attempt: number;
-
-  constructor(
-    detail: Pick<FormEmbedSessionEvent, 'provider' | 'expiresIn' | 'embedOrigin' | 'attempt'>,
-  ) {
-    super('form-embed-session', init);
-    Object.assign(this, detail);
-  }
+  readonly attempt: number;
 }
 
 /**
- * Fired before a remint that the framed page asked for. Cancelable: `preventDefault()` keeps
- * the current frame and leaves reminting to the page (`remint()`). Bubbles and is composed.
+ * `form-embed-remint`, before a remint that the framed page asked for. Cancelable:
+ * `preventDefault()` keeps the current frame and leaves reminting to the page (`remint()`).
  */
-export class FormEmbedRemintEvent extends Event {
-  constructor(
-    /** The state the framed page posted. */
-    readonly reason: 'expired' | 'error',
-  ) {
-    super('form-embed-remint', { ...init, cancelable: true });
-  }
+export interface FormEmbedRemintEvent extends Event {
+  /** The state the framed page posted. */
+  readonly reason: 'expired' | 'error';
 }
 
-/** Fired when a mint failed. Bubbles and is composed. */
-export class FormEmbedErrorEvent extends Event {
+/** `form-embed-error`: a mint failed. */
+export interface FormEmbedErrorEvent extends Event {
   /** The SessionError code; a code this release does not know is passed on as it is. */
-  declare readonly code: SessionErrorCode;
+  readonly code: SessionErrorCode;
   /** HTTP status of the answer; 0 when no answer arrived or the element refused it. */
-  declare readonly status: number;
+  readonly status: number;
   /** True when the same mint can succeed later. */
-  declare readonly retryable: boolean;
+  readonly retryable: boolean;
   /** Seconds from `Retry-After`, when the answer carried one. */
-  declare readonly retryAfter: number | undefined;
+  readonly retryAfter: number | undefined;
   /** True when the element has scheduled another attempt. */
-  declare readonly willRetry: boolean;
-
-  constructor(
-    detail: Pick<FormEmbedErrorEvent, 'code' | 'status' | 'retryable' | 'retryAfter' | 'willRetry'>,
-  ) {
-    super('form-embed-error', init);
-    Object.assign(this, detail);
-  }
+  readonly willRetry: boolean;
 }
 
 declare global {
@@ -61,4 +41,18 @@ declare global {
     'form-embed-remint': FormEmbedRemintEvent;
     'form-embed-error': FormEmbedErrorEvent;
   }
+}
+
+type FormEmbedEventType = 'form-embed-session' | 'form-embed-remint' | 'form-embed-error';
+
+/** Fires one of the element's events, with its fields, bubbling and composed; false if canceled. */
+export function fire<K extends FormEmbedEventType>(
+  target: EventTarget,
+  type: K,
+  fields: Omit<HTMLElementEventMap[K], keyof Event>,
+  cancelable = false,
+) {
+  return target.dispatchEvent(
+    Object.assign(new Event(type, { bubbles: true, composed: true, cancelable }), fields),
+  );
 }

@@ -1,24 +1,23 @@
 import {
-  FormSessionError,
   type FormTarget,
   isEmbedMessage,
   isOnEmbedOrigin,
   type MintResponse,
   mintPath,
 } from '@form-embed/protocol/browser';
-import { type PropertyValues, ReactiveElement } from '@lit/reactive-element';
-import { FormEmbedErrorEvent, FormEmbedRemintEvent, FormEmbedSessionEvent } from './events.js';
+import { type PropertyValues, ReactiveElement, unsafeCSS } from '@lit/reactive-element';
+import { fire } from './events.js';
 import { failureMessage, messages } from './messages.js';
-import { mintSession, sessionError } from './mint-session.js';
+import { failureOf, mintFailure, mintSession } from './mint-session.js';
 import {
-  type Clock,
   FRESHNESS_MARGIN_S,
   MAX_ATTEMPTS,
-  REMINT_BOUNDS,
+  MAX_REMINTS,
+  REMINT_WINDOW_MS,
   retryDelay,
-  systemClock,
 } from './retry-policy.js';
 import { styles } from './styles.js';
+import { nearViewport, online, sleep } from './waits.js';
 
 /** Where the element is in its lifecycle; reflected as the read-only `state` attribute. */
 export type FormEmbedState = 'idle' | 'minting' | 'framed' | 'waiting' | 'failed';
@@ -57,7 +56,7 @@ export type FetchSession = (
  * @cssproperty [--form-embed-height=600px] - The height of the element.
  */
 export class FormEmbedElement extends ReactiveElement {
-  static override styles = styles;
+  static override styles = unsafeCSS(styles);
 
   static override properties = {
     formId: { attribute: 'form-id' },
@@ -68,9 +67,9 @@ export class FormEmbedElement extends ReactiveElement {
   };
 
   /** Registers the element as `tag` unless that tag is taken. Defaults to `form-embed`. */
-  static define(tag = 'form-embed', registry = customElements) {
+  static define(tag = 'form-embed') {
     // biome-ignore lint/complexity/noThisInStatic: a subclass registers itself, not this class.
-    if (!registry.get(tag)) registry.define(tag, this);
+    if (!customElements.get(tag)) customElements.define(tag, this);
     // biome-ignore lint/complexity/noThisInStatic: as above.
     return this;
   }
@@ -89,21 +88,16 @@ export class FormEmbedElement extends ReactiveElement {
   fetchSession?: FetchSession;
   /** Merged into the default transport's request, e.g. `{headers: {'X-CSRF-Token': token}}`. */
   requestInit?: RequestInit;
-  /** The time source for retries and the remint bound; replaceable in tests. */
-  clock: Clock = systemClock;
 
   #state: FormEmbedState = 'idle';
-  #message = '';
+  #status!: HTMLElement;
   #frame?: HTMLIFrameElement | undefined;
-  #status?: HTMLDivElement;
-  #embedOrigin = '';
-  #abort?: AbortController | undefined;
-  #timer?: unknown;
-  #observer?: IntersectionObserver | undefined;
-  #offline = false;
-  #refocus = false;
-  #attempt = 0;
-  #remints: number[] = [];
+  /** The current run: aborting it ends its mint, its waits and its frame's message listener. */
+  #run?: AbortController;
+  #refocus?: boolean;
+  /** When the framed page's remints happened, for MAX_REMINTS; emptied by a fresh start. */
+  #remints!: number[];
+  /** The form and endpoint the element started on, to start afresh when they change. */
   #started?: string;
 
   /** Where the element is in its lifecycle. */
@@ -118,38 +112,21 @@ export class FormEmbedElement extends ReactiveElement {
 
   override connectedCallback() {
     super.connectedCallback();
-    addEventListener('message', this.#onMessage);
-    addEventListener('online', this.#onOnline);
     this.#restart(true);
   }
 
   override disconnectedCallback() {
     super.disconnectedCallback();
-    removeEventListener('message', this.#onMessage);
-    removeEventListener('online', this.#onOnline);
     this.#stop();
     this.#refocus = false;
     this.#set('idle');
   }
 
-  protected override willUpdate(_changed: PropertyValues) {
-    if (this.isConnected && this.#started !== this.#key()) this.#restart(true);
-  }
-
-  protected override update(changed: PropertyValues) {
-    super.update(changed);
-    if (this.#frame) this.#frame.title = this.frameTitle;
-  }
-
   // An iframe and a status line need no template engine: leaving lit-html out keeps the bundle
-  // in budget. The status markup holds only this element's own fixed messages, never input.
-  #render() {
-    const root = this.renderRoot;
-    const frame = this.#frame;
-    const message = this.#message;
-    for (const old of root.querySelectorAll('iframe')) if (old !== frame) old.remove();
-    if (frame && !frame.isConnected) root.prepend(frame);
-    this.#status ??= root.appendChild(
+  // in budget. The status area is made once, so that it is a live region before it speaks.
+  protected override createRenderRoot() {
+    const root = super.createRenderRoot();
+    this.#status = root.appendChild(
       Object.assign(document.createElement('div'), {
         role: 'status',
         ariaLive: 'polite',
@@ -158,20 +135,16 @@ export class FormEmbedElement extends ReactiveElement {
       }),
     );
     this.#status.setAttribute('part', 'status');
-    this.#status.innerHTML =
-      this.#state === 'failed'
-        ? `<slot name=error>${message}<button>Try again</button></slot>`
-        : message && `<slot name=loading>${message}</slot>`;
+    return root;
+  }
+
+  protected override willUpdate(_changed: PropertyValues) {
+    if (this.#frame) this.#frame.title = this.frameTitle;
+    if (this.isConnected && this.#started !== this.#key()) this.#restart(true);
   }
 
   #key() {
     return `${this.formId}\n${this.coreSlug}\n${this.endpoint}`;
-  }
-
-  #target(): FormTarget | undefined {
-    const { formId, coreSlug } = this;
-    if (formId && !coreSlug) return { kind: 'form', formId };
-    if (coreSlug && !formId) return { kind: 'coreForm', slug: coreSlug };
   }
 
   /** Starts over; `fresh` (connect, a new form) also honours `loading` and forgets past remints. */
@@ -180,149 +153,133 @@ export class FormEmbedElement extends ReactiveElement {
     if (!this.isConnected) return;
     this.#stop();
     this.#started = this.#key();
-    this.#attempt = 0;
     if (fresh) this.#remints = [];
-    if (!this.#target()) {
-      this.#fail(sessionError('invalid_request', false));
-    } else if (fresh && this.loading === 'lazy' && self.IntersectionObserver) {
-      this.#set('idle');
-      this.#observer = new IntersectionObserver(
-        (entries) => {
-          if (entries.some((entry) => entry.isIntersecting)) {
-            this.#stop();
-            this.#mint();
-          }
-        },
-        { rootMargin: '200px' },
-      );
-      this.#observer.observe(this);
-    } else {
-      this.#mint();
-    }
+    this.#run = new AbortController();
+    this.#frameSession(this.#run.signal, fresh);
   }
 
-  /** Aborts the mint in flight, clears the timer and the observer, and drops the frame. */
+  /** Ends the run and drops the frame, noting whether it had focus. */
   #stop() {
-    this.#abort?.abort();
-    this.#abort = undefined;
-    this.clock.clearTimeout(this.#timer);
-    this.#observer?.disconnect();
-    this.#offline = false;
+    this.#run?.abort();
     this.#refocus ||= !!this.#frame && this.shadowRoot?.activeElement === this.#frame;
+    this.#frame?.remove();
     this.#frame = undefined;
   }
 
   #set(state: FormEmbedState, message = '') {
     this.#state = state;
-    this.#message = message;
     this.setAttribute('state', state);
     this.ariaBusy = state === 'minting' ? 'true' : null;
-    this.#render();
+    // Only this element's own fixed messages go into the markup, never input.
+    this.#status.innerHTML =
+      state === 'failed'
+        ? `<slot name=error>${message}<button>Try again</button></slot>`
+        : message && `<slot name=loading>${message}</slot>`;
   }
 
-  async #mint() {
-    const abort = new AbortController();
-    const { clock, endpoint, requestInit } = this;
-    const started = clock.now();
-    const attempt = ++this.#attempt;
-    this.#abort = abort;
-    this.#set('minting', messages.loading);
-    try {
-      const session = await (
-        this.fetchSession ??
-        ((target, { signal }) =>
-          mintSession(endpoint.replace(/\/$/, '') + mintPath(target), requestInit, signal))
-      )(this.#target() as FormTarget, { signal: abort.signal });
-      if (abort !== this.#abort) return;
-      const { embedUrl, embedOrigin, expiresIn } = session ?? {};
-      if (typeof embedUrl !== 'string' || typeof embedOrigin !== 'string' || !(expiresIn >= 0)) {
-        throw sessionError('internal_error', true);
-      }
-      if (!isOnEmbedOrigin(embedUrl, embedOrigin)) throw sessionError('unknown', false);
-      // A handle is single use and short-lived: never frame one that may lapse while loading.
-      if (expiresIn > 0 && clock.now() - started > (expiresIn - FRESHNESS_MARGIN_S) * 1000) {
-        if (this.#mayRemint()) this.#restart();
-        return;
-      }
-      const frame = Object.assign(document.createElement('iframe'), {
-        title: this.frameTitle,
-        referrerPolicy: 'origin',
-        src: embedUrl,
-      });
-      frame.setAttribute('part', 'frame');
-      this.#frame = frame;
-      this.#embedOrigin = embedOrigin;
-      this.#set('framed');
-      this.dispatchEvent(
-        new FormEmbedSessionEvent({ provider: session.provider, expiresIn, embedOrigin, attempt }),
-      );
-      if (this.#refocus) {
-        this.#refocus = false;
-        await this.updateComplete;
-        frame.focus();
-      }
-    } catch (error) {
-      if (abort === this.#abort) {
-        this.#fail(error instanceof FormSessionError ? error : sessionError('unavailable', true));
-      }
+  /**
+   * One run: waits for the viewport if lazy, mints (retrying as the failure allows), frames the
+   * session and listens to that frame. Every step ends when `signal` aborts.
+   */
+  async #frameSession(signal: AbortSignal, fresh?: boolean) {
+    const { formId, coreSlug } = this;
+    const target: FormTarget | undefined =
+      formId && !coreSlug
+        ? { kind: 'form', formId }
+        : coreSlug && !formId
+          ? { kind: 'coreForm', slug: coreSlug }
+          : undefined;
+    if (target && fresh && this.loading === 'lazy') {
+      this.#set('idle');
+      await nearViewport(this, signal);
     }
-  }
-
-  #fail(error: FormSessionError) {
-    const { clock } = this;
-    const willRetry = error.retryable && this.#attempt < MAX_ATTEMPTS;
-    if (willRetry) {
-      this.#set('waiting', messages.retrying);
-      const due = clock.now() + retryDelay(this.#attempt, error.retryAfter, clock.random());
-      const wake = () => {
-        // A timer may fire a little early; a retry never comes before Retry-After.
-        if (clock.now() < due) {
-          this.#timer = clock.setTimeout(wake, due - clock.now());
+    for (let attempt = 1; ; attempt++) {
+      const started = Date.now();
+      this.#set('minting', messages.loading);
+      try {
+        if (!target) throw mintFailure('invalid_request', false);
+        const session = await (this.fetchSession
+          ? this.fetchSession(target, { signal })
+          : mintSession(
+              this.endpoint.replace(/\/$/, '') + mintPath(target),
+              this.requestInit,
+              signal,
+            ));
+        if (signal.aborted) return;
+        const { embedUrl, embedOrigin, expiresIn } = session ?? {};
+        if (typeof embedUrl !== 'string' || typeof embedOrigin !== 'string' || !(expiresIn >= 0)) {
+          throw mintFailure('internal_error', true);
+        }
+        if (!isOnEmbedOrigin(embedUrl, embedOrigin)) throw mintFailure('unknown', false);
+        // A handle is single use and short-lived: never frame one that may lapse while loading.
+        if (expiresIn && Date.now() - started > (expiresIn - FRESHNESS_MARGIN_S) * 1000) {
+          if (this.#mayRemint()) this.#restart();
           return;
         }
-        // Offline: wait for the `online` event instead of spending an attempt.
-        this.#offline = !navigator.onLine;
-        if (this.#offline) this.#set('waiting', messages.offline);
-        else this.#mint();
-      };
-      this.#timer = clock.setTimeout(wake, due - clock.now());
-    } else {
-      this.#set('failed', failureMessage(error.code));
+        const frame = Object.assign(document.createElement('iframe'), {
+          title: this.frameTitle,
+          referrerPolicy: 'origin',
+          src: embedUrl,
+        });
+        frame.setAttribute('part', 'frame');
+        this.#frame = frame;
+        this.renderRoot.prepend(frame);
+        this.#set('framed');
+        addEventListener(
+          'message',
+          ({ source, origin, data }) => {
+            if (
+              source === frame.contentWindow &&
+              origin === embedOrigin &&
+              isEmbedMessage(data) &&
+              this.#mayRemint() &&
+              fire(this, 'form-embed-remint', { reason: data.state }, true)
+            ) {
+              this.#restart();
+            }
+          },
+          { signal },
+        );
+        fire(this, 'form-embed-session', {
+          provider: session.provider,
+          expiresIn,
+          embedOrigin,
+          attempt,
+        });
+        if (this.#refocus) {
+          this.#refocus = false;
+          frame.focus();
+        }
+        return;
+      } catch (error) {
+        if (signal.aborted) return;
+        const { code, status, retryable, retryAfter } = failureOf(error);
+        const willRetry = retryable && attempt < MAX_ATTEMPTS;
+        this.#set(
+          willRetry ? 'waiting' : 'failed',
+          willRetry ? messages.retrying : failureMessage(code),
+        );
+        fire(this, 'form-embed-error', { code, status, retryable, retryAfter, willRetry });
+        if (!willRetry) return;
+        const due = Date.now() + retryDelay(attempt, retryAfter);
+        // A timer may fire a little early; a retry never comes before Retry-After.
+        while (Date.now() < due) await sleep(due - Date.now(), signal);
+        // Offline: wait for the connection instead of spending an attempt.
+        while (!navigator.onLine) {
+          this.#set('waiting', messages.offline);
+          await online(signal);
+        }
+        if (signal.aborted) return;
+      }
     }
-    const { code, status, retryable, retryAfter } = error;
-    this.dispatchEvent(new FormEmbedErrorEvent({ code, status, retryable, retryAfter, willRetry }));
   }
 
-  #onOnline = () => {
-    if (this.#offline) {
-      this.#offline = false;
-      this.#mint();
-    }
-  };
-
-  /** True, and counted, when one more automatic remint stays within the bound; else fails. */
+  /** True, and counted, when one more automatic remint stays within MAX_REMINTS; else fails. */
   #mayRemint() {
-    const now = this.clock.now();
-    const within = (windowMs: number) => this.#remints.filter((at) => now - at < windowMs).length;
-    if (REMINT_BOUNDS.every(([limit, windowMs]) => within(windowMs) < limit)) {
-      return this.#remints.push(now);
-    }
+    const now = Date.now();
+    this.#remints = this.#remints.filter((at) => now - at < REMINT_WINDOW_MS);
+    if (this.#remints.push(now) <= MAX_REMINTS) return true;
     this.#stop();
     this.#set('failed', messages.storm);
   }
-
-  #onMessage = (event: MessageEvent) => {
-    const frame = this.#frame;
-    if (
-      this.#state === 'framed' &&
-      event.source &&
-      event.source === frame?.contentWindow &&
-      event.origin === this.#embedOrigin &&
-      isEmbedMessage(event.data) &&
-      this.#mayRemint() &&
-      this.dispatchEvent(new FormEmbedRemintEvent(event.data.state))
-    ) {
-      this.#restart();
-    }
-  };
 }

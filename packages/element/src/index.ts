@@ -1,4 +1,4 @@
-export {
+export type {
   FormEmbedErrorEvent,
   FormEmbedRemintEvent,
   FormEmbedSessionEvent,
@@ -9,4 +9,3 @@ export {
   type FormEmbedState,
 } from './form-embed-element.js';
 export { failureMessage, messages } from './messages.js';
-export { type Clock, systemClock } from './retry-policy.js';

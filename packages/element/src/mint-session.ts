@@ -1,20 +1,41 @@
-import {
+import type {
   FormSessionError,
-  type MintResponse,
-  parseRetryAfter,
-  readSessionError,
-  type SessionErrorCode,
+  MintResponse,
+  SessionErrorCode,
 } from '@form-embed/protocol/browser';
 
-/** A FormSessionError the element raises itself: status 0, as no SessionError answer says more. */
-export function sessionError(code: SessionErrorCode, retryable: boolean) {
-  return new FormSessionError({ code, message: '', retryable, status: 0 });
+/**
+ * A failed mint: what `form-embed-error` reports but `willRetry`. A FormSessionError is one; the
+ * element's own failures are plain objects of the same name, so that the class (for `fetchSession`
+ * implementations) stays out of the element's bundle.
+ */
+export type MintFailure = Pick<FormSessionError, 'name' | 'code' | 'status' | 'retryable'> & {
+  retryAfter?: number | undefined;
+};
+
+/** A failure without a SessionError answer: status 0 unless an answer came. */
+export function mintFailure(
+  code: SessionErrorCode,
+  retryable: boolean,
+  status = 0,
+  retryAfter?: number,
+): MintFailure {
+  return { name: 'FormSessionError', code, status, retryable, retryAfter };
 }
 
 /**
- * The default transport: one `POST` of `{}` to the middleware's mint path, never cached. A failure
- * throws a FormSessionError (a network failure: `unavailable`, status 0); the element checks the
- * 200 body.
+ * What a rejected mint means: a FormSessionError as it is (known by its name, so that two copies
+ * of the protocol package still agree), anything else a network failure, retried.
+ */
+export function failureOf(error: unknown): MintFailure {
+  return (error as MintFailure | undefined)?.name === 'FormSessionError'
+    ? (error as MintFailure)
+    : mintFailure('unavailable', true);
+}
+
+/**
+ * The default transport: one `POST` of `{}` to the middleware's mint path, never cached. An answer
+ * other than 200 rejects with a MintFailure; the element checks the 200 body.
  */
 export async function mintSession(
   url: string,
@@ -24,27 +45,27 @@ export async function mintSession(
   const headers = new Headers(init?.headers);
   headers.set('Content-Type', 'application/json');
   const response = await fetch(url, {
-    credentials: 'same-origin',
     ...init,
     method: 'POST',
     headers,
     body: '{}',
     cache: 'no-store',
     signal,
-  }).catch(() => {
-    throw sessionError('unavailable', true);
   });
-  const { status } = response;
+  const { ok, status } = response;
   const body = await response.json().catch(() => {});
-  if (response.ok) return body;
-  // A failure without a SessionError body (a proxy's error page, say) is retried only when 5xx.
-  throw new FormSessionError({
-    ...(readSessionError(body) ?? {
-      code: status > 499 ? 'unavailable' : 'unknown',
-      message: '',
-      retryable: status > 499,
-    }),
+  if (ok) return body;
+  // Read leniently, as readSessionError does: a code this release does not know is kept. A failure
+  // without a SessionError body (a proxy's error page, say) is retried only when 5xx.
+  const { code, retryable } = body?.error ?? {
+    code: status > 499 ? 'unavailable' : 'unknown',
+    retryable: status > 499,
+  };
+  // The middleware sends Retry-After in seconds (it turns an HTTP-date into seconds).
+  throw mintFailure(
+    typeof code === 'string' && code ? code : 'unknown',
+    retryable === true,
     status,
-    retryAfter: parseRetryAfter(response.headers.get('Retry-After')),
-  });
+    Number(response.headers.get('Retry-After')) || undefined,
+  );
 }

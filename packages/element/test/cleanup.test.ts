@@ -2,6 +2,7 @@ import { FormSessionError } from '@form-embed/protocol/browser';
 import { expect, fixture, html } from '@open-wc/testing';
 import type { FetchSession } from '../src/index.js';
 import '../src/define.js';
+import { session } from './helpers.js';
 
 /** Counts what the page holds alive: window listeners, window timers, intersection observers. */
 function track() {
@@ -20,7 +21,11 @@ function track() {
     this: Window,
     ...args: Parameters<Window['addEventListener']>
   ) {
+    const signal = typeof args[2] === 'object' ? args[2].signal : undefined;
+    if (signal?.aborted) return;
     count(args[0], 1);
+    // A listener added with a signal is removed when the signal aborts.
+    signal?.addEventListener('abort', () => count(args[0], -1), { once: true });
     return original.add.apply(this, args);
   };
   window.removeEventListener = function (
@@ -78,9 +83,11 @@ describe('<form-embed> cleanup', () => {
     const container = await fixture<HTMLDivElement>(html`<div></div>`);
     const signals: AbortSignal[] = [];
     let cycle = 0;
-    // Every other mint fails retryably, so a retry timer is pending when the element leaves.
+    // Every other mint fails retryably, so a retry timer is pending when the element leaves; one
+    // in four is framed, so the frame's message listener is live when it leaves.
     const fetchSession: FetchSession = (_target, { signal }) => {
       signals.push(signal);
+      if (cycle % 4 === 0) return Promise.resolve(session());
       return cycle % 2
         ? Promise.reject(
             new FormSessionError({
@@ -92,21 +99,22 @@ describe('<form-embed> cleanup', () => {
           )
         : new Promise(() => {});
     };
+    let framed = 0;
     const tracker = track();
     try {
       for (cycle = 0; cycle < 1000; cycle++) {
         const element = document.createElement('form-embed');
         element.fetchSession = fetchSession;
         element.setAttribute('form-id', 'f1');
-        if (cycle % 3 === 0) element.setAttribute('loading', 'lazy');
+        if (cycle % 3 === 1) element.setAttribute('loading', 'lazy');
+        element.addEventListener('form-embed-session', () => framed++);
         container.append(element);
-        await Promise.resolve();
-        await Promise.resolve();
-        await Promise.resolve();
+        for (let i = 0; i < 5; i++) await Promise.resolve();
         element.remove();
       }
       expect(tracker.live()).to.deep.equal({ listeners: 0, timers: 0, observers: 0 });
       expect(signals.length).to.be.greaterThan(600);
+      expect(framed).to.be.greaterThan(100);
       expect(signals.every((signal) => signal.aborted)).to.equal(true);
     } finally {
       tracker.restore();

@@ -1,29 +1,48 @@
 import type { MintResponse } from '@form-embed/protocol/browser';
 import { fixture, html } from '@open-wc/testing';
 import type { FetchSession, FormEmbedElement } from '../src/index.js';
-import type { Clock } from '../src/retry-policy.js';
 import '../src/define.js';
 
-/** A clock the test moves by hand; it counts the timers still pending. */
-export class FakeClock implements Clock {
+const real = { setTimeout: window.setTimeout, clearTimeout: window.clearTimeout };
+const realNow = Date.now;
+const realRandom = Math.random;
+
+/**
+ * Time the test moves by hand. While installed it replaces the window's setTimeout and
+ * clearTimeout, Date.now and Math.random, as the element reads them; it is taken out after each
+ * test. It counts the timers still pending.
+ */
+export class FakeClock {
+  static #installed?: FakeClock | undefined;
   #now = 1_000_000;
   #id = 0;
   #timers = new Map<number, { at: number; callback: () => void }>();
   randomValue = 0.5;
 
-  now() {
-    return this.#now;
+  /** Installs a new clock in place of the window's time. */
+  static install() {
+    const clock = new FakeClock();
+    FakeClock.uninstall();
+    FakeClock.#installed = clock;
+    window.setTimeout = ((callback: () => void, ms = 0) => {
+      clock.#timers.set(++clock.#id, { at: clock.#now + ms, callback });
+      return clock.#id;
+    }) as typeof window.setTimeout;
+    window.clearTimeout = ((id: number) => clock.#timers.delete(id)) as typeof window.clearTimeout;
+    Date.now = () => clock.#now;
+    Math.random = () => clock.randomValue;
+    return clock;
   }
-  setTimeout(callback: () => void, ms: number) {
-    this.#timers.set(++this.#id, { at: this.#now + ms, callback });
-    return this.#id;
+
+  /** Gives the window its own time back. */
+  static uninstall() {
+    if (!FakeClock.#installed) return;
+    FakeClock.#installed = undefined;
+    Object.assign(window, real);
+    Date.now = realNow;
+    Math.random = realRandom;
   }
-  clearTimeout(id: unknown) {
-    this.#timers.delete(id as number);
-  }
-  random() {
-    return this.randomValue;
-  }
+
   get pending() {
     return this.#timers.size;
   }
@@ -48,6 +67,8 @@ export class FakeClock implements Clock {
     await settle();
   }
 }
+
+afterEach(() => FakeClock.uninstall());
 
 export interface MintCall {
   target: Parameters<FetchSession>[0];
@@ -80,7 +101,7 @@ export function session(overrides: Partial<MintResponse> = {}): MintResponse {
 
 /** Lets pending promises and one macrotask run, then waits for the element to render. */
 export async function settle(element?: FormEmbedElement) {
-  await new Promise((resolve) => setTimeout(resolve));
+  await new Promise((resolve) => real.setTimeout.call(window, resolve));
   await element?.updateComplete;
 }
 
@@ -109,14 +130,12 @@ export const errorMessage = (state: 'error' | 'expired' = 'error') => ({
   state,
 });
 
-/** Mounts `<form-embed form-id="f1">` with a stubbed transport and a fake clock. */
-export async function mount(
-  options: { clock?: FakeClock; fetchSession?: FetchSession; coreSlug?: string } = {},
-) {
-  const clock = options.clock ?? new FakeClock();
+/** Mounts `<form-embed form-id="f1">` with a stubbed transport, on a fake clock. */
+export async function mount(options: { fetchSession?: FetchSession } = {}) {
+  const clock = FakeClock.install();
   const stub = sessionStub();
   const element = await fixture<FormEmbedElement>(
-    html`<form-embed form-id="f1" .clock=${clock} .fetchSession=${options.fetchSession ?? stub.fetchSession}></form-embed>`,
+    html`<form-embed form-id="f1" .fetchSession=${options.fetchSession ?? stub.fetchSession}></form-embed>`,
   );
   return { element, clock, ...stub };
 }

@@ -1,15 +1,6 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import { FormEmbedElement } from '../src/index.js';
-import {
-  FakeClock,
-  frameOf,
-  mount,
-  record,
-  session,
-  sessionStub,
-  settle,
-  statusOf,
-} from './helpers.js';
+import { frameOf, mount, record, session, sessionStub, settle, statusOf } from './helpers.js';
 
 describe('<form-embed> lifecycle', () => {
   it('mints once on connect with loading="eager" and frames the session', async () => {
@@ -27,7 +18,7 @@ describe('<form-embed> lifecycle', () => {
   it('mints a Core form by core-slug', async () => {
     const stub = sessionStub();
     await fixture(
-      html`<form-embed core-slug="reset-password" .clock=${new FakeClock()} .fetchSession=${stub.fetchSession}></form-embed>`,
+      html`<form-embed core-slug="reset-password" .fetchSession=${stub.fetchSession}></form-embed>`,
     );
     expect(stub.calls.map((c) => c.target)).to.deep.equal([
       { kind: 'coreForm', slug: 'reset-password' },
@@ -60,7 +51,7 @@ describe('<form-embed> lifecycle', () => {
   it('changing core-slug aborts the mint in flight', async () => {
     const stub = sessionStub();
     const element = await fixture<FormEmbedElement>(
-      html`<form-embed core-slug="a" .clock=${new FakeClock()} .fetchSession=${stub.fetchSession}></form-embed>`,
+      html`<form-embed core-slug="a" .fetchSession=${stub.fetchSession}></form-embed>`,
     );
     element.coreSlug = 'b';
     await settle(element);
@@ -101,7 +92,6 @@ describe('<form-embed> lifecycle', () => {
       const container = await fixture<HTMLDivElement>(html`<div></div>`);
       const element = document.createElement('form-embed');
       element.fetchSession = stub.fetchSession;
-      element.clock = new FakeClock();
       if (attributes.includes('form-id')) element.setAttribute('form-id', 'f1');
       if (attributes.includes('core-slug')) element.setAttribute('core-slug', 'c1');
       const events = record(element, 'form-embed-error');
@@ -120,7 +110,7 @@ describe('<form-embed> lifecycle', () => {
     const container = await fixture<HTMLDivElement>(
       html`<div style="height: 300px; overflow: auto">
         <div style="height: 3000px"></div>
-        <form-embed form-id="f1" loading="lazy" .clock=${new FakeClock()} .fetchSession=${stub.fetchSession}></form-embed>
+        <form-embed form-id="f1" loading="lazy" .fetchSession=${stub.fetchSession}></form-embed>
       </div>`,
     );
     const element = container.querySelector('form-embed') as FormEmbedElement;

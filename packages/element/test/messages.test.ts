@@ -4,7 +4,6 @@ import {
   embedOrigin,
   embedUrl,
   errorMessage,
-  FakeClock,
   frameOf,
   mountFramed,
   post,
@@ -71,7 +70,7 @@ describe('<form-embed> embed messages', () => {
   it('a real postMessage from the framed page triggers a remint', async () => {
     const stub = sessionStub();
     const element = await fixture<FormEmbedElement>(
-      html`<form-embed form-id="f1" .clock=${new FakeClock()} .fetchSession=${stub.fetchSession}></form-embed>`,
+      html`<form-embed form-id="f1" .fetchSession=${stub.fetchSession}></form-embed>`,
     );
     const remint = when(element, 'form-embed-remint');
     stub.calls[0]?.resolve(session({ embedUrl: embedUrl('expired') }));
@@ -96,8 +95,8 @@ describe('<form-embed> embed messages', () => {
     const b = sessionStub();
     const container = await fixture<HTMLDivElement>(
       html`<div>
-        <form-embed id="a" form-id="f1" .clock=${new FakeClock()} .fetchSession=${a.fetchSession}></form-embed>
-        <form-embed id="b" form-id="f1" .clock=${new FakeClock()} .fetchSession=${b.fetchSession}></form-embed>
+        <form-embed id="a" form-id="f1" .fetchSession=${a.fetchSession}></form-embed>
+        <form-embed id="b" form-id="f1" .fetchSession=${b.fetchSession}></form-embed>
       </div>`,
     );
     const elementA = container.querySelector('#a') as FormEmbedElement;

@@ -1,6 +1,6 @@
 import { FormSessionError } from '@form-embed/protocol/browser';
 import { expect, fixture, html } from '@open-wc/testing';
-import type { FormEmbedElement } from '../src/index.js';
+import { type FormEmbedElement, messages } from '../src/index.js';
 import {
   embedOrigin,
   errorMessage,
@@ -64,11 +64,11 @@ describe('<form-embed> status and accessibility', () => {
   }
 
   for (const code of ['rate_limited', 'microsoft_unavailable', 'internal_error', 'unavailable']) {
-    it(`${code} shows "Still loading. Trying again…" while waiting, then "The form is unavailable right now."`, async () => {
+    it(`${code} shows "${messages.retrying}" while waiting, then "${messages.busy}"`, async () => {
       const { element, calls, clock } = await mount();
       calls[0]?.reject(failure(code, true));
       await settle(element);
-      expect(statusOf(element).textContent?.trim()).to.equal('Still loading. Trying again…');
+      expect(statusOf(element).textContent?.trim()).to.equal(messages.retrying);
       for (let i = 1; i < 4; i++) {
         await clock.tick(60_000);
         calls[i]?.reject(failure(code, true));
@@ -83,7 +83,7 @@ describe('<form-embed> status and accessibility', () => {
   it('slots loading and error replace the built-in status', async () => {
     const stub = sessionStub();
     const element = await fixture<FormEmbedElement>(
-      html`<form-embed form-id="f1" .clock=${new FakeClock()} .fetchSession=${stub.fetchSession}
+      html`<form-embed form-id="f1" .fetchSession=${stub.fetchSession}
         ><p slot="loading">Opening your form</p><p slot="error">Could not open it</p></form-embed
       >`,
     );
@@ -100,7 +100,6 @@ describe('<form-embed> status and accessibility', () => {
     const events = record(element, 'form-embed-session', 'form-embed-remint', 'form-embed-error');
     calls[0]?.reject(failure('internal_error', true));
     await settle(element);
-    await new Promise((resolve) => setTimeout(resolve));
     element.remint();
     calls[1]?.resolve(session({ provider: 'google', expiresIn: 120 }));
     await settle(element);
@@ -138,12 +137,14 @@ describe('<form-embed> status and accessibility', () => {
     it('passes while minting', async () => {
       const { element } = await mount();
       expect(element.state).to.equal('minting');
+      FakeClock.uninstall(); // axe keeps time with the window's timers
       await expect(element).to.be.accessible();
     });
 
     it('passes when framed', async () => {
       const { element } = await mountFramed();
       expect(element.state).to.equal('framed');
+      FakeClock.uninstall(); // axe keeps time with the window's timers
       await expect(element).to.be.accessible();
     });
 
@@ -152,6 +153,7 @@ describe('<form-embed> status and accessibility', () => {
       calls[0]?.reject(failure('rate_limited', true));
       await settle(element);
       expect(element.state).to.equal('waiting');
+      FakeClock.uninstall(); // axe keeps time with the window's timers
       await expect(element).to.be.accessible();
     });
 
@@ -160,6 +162,7 @@ describe('<form-embed> status and accessibility', () => {
       calls[0]?.reject(failure('forbidden'));
       await settle(element);
       expect(element.state).to.equal('failed');
+      FakeClock.uninstall(); // axe keeps time with the window's timers
       await expect(element).to.be.accessible();
     });
   });

@@ -24,8 +24,9 @@ function stubFetch(answer: () => Response | Promise<Response>) {
 }
 
 async function mountDefault(attributes = '') {
+  FakeClock.install();
   const element = await fixture<FormEmbedElement>(
-    html`<form-embed form-id="f 1" .clock=${new FakeClock()} .requestInit=${{ headers: { 'X-CSRF-Token': 'csrf-1' } }}></form-embed>`,
+    html`<form-embed form-id="f 1" .requestInit=${{ headers: { 'X-CSRF-Token': 'csrf-1' } }}></form-embed>`,
   );
   if (attributes) element.setAttribute('endpoint', attributes);
   await settle(element);
@@ -34,8 +35,8 @@ async function mountDefault(attributes = '') {
 
 /** Mounts `<form-embed form-id="f1">` and resolves with its first form-embed-error. */
 async function firstError() {
+  FakeClock.install();
   const element = document.createElement('form-embed');
-  element.clock = new FakeClock();
   element.setAttribute('form-id', 'f1');
   const event = oneEvent(element, 'form-embed-error');
   (await fixture<HTMLDivElement>(html`<div></div>`)).append(element);
@@ -55,9 +56,10 @@ describe('<form-embed> default transport', () => {
     expect(request.init).to.include({
       method: 'POST',
       body: '{}',
-      credentials: 'same-origin',
       cache: 'no-store',
     });
+    // Left to fetch's default, same-origin, unless requestInit says otherwise.
+    expect(request.init.credentials).to.equal(undefined);
     const headers = request.init.headers as Headers;
     expect(headers.get('Content-Type')).to.equal('application/json');
     expect(headers.get('X-CSRF-Token')).to.equal('csrf-1');
@@ -89,6 +91,31 @@ describe('<form-embed> default transport', () => {
       willRetry: true,
     });
   });
+
+  it('a SessionError with a code this release does not know keeps it; a missing retryable is false', async () => {
+    stub = stubFetch(() =>
+      Response.json({ error: { code: 'seat_limit_reached' } }, { status: 403 }),
+    );
+    const event = await firstError();
+    expect(event).to.include({
+      code: 'seat_limit_reached',
+      status: 403,
+      retryable: false,
+      retryAfter: undefined,
+      willRetry: false,
+    });
+  });
+
+  for (const [status, code, retryable] of [
+    [502, 'unavailable', true],
+    [404, 'unknown', false],
+  ] as const) {
+    it(`a ${status} answer without a SessionError body (a proxy's page) is ${code}, retryable ${retryable}`, async () => {
+      stub = stubFetch(() => new Response('<html>Bad gateway</html>', { status }));
+      const event = await firstError();
+      expect(event).to.include({ code, status, retryable });
+    });
+  }
 
   it('a network failure is unavailable, status 0, retryable', async () => {
     stub = stubFetch(() => Promise.reject(new TypeError('Failed to fetch')));

@@ -204,10 +204,13 @@ function parseJson(text: string): unknown {
   }
 }
 
-/** The upstream `Retry-After`, passed on as sent when it is readable (seconds or an HTTP-date). */
+/**
+ * The upstream `Retry-After` in delta-seconds when it is readable: an HTTP-date is turned into
+ * seconds here, so that the browser only ever reads a number of seconds.
+ */
 function readableRetryAfter(header: string | null): string | undefined {
-  if (header === null || parseRetryAfter(header) === undefined) return undefined;
-  return header.trim();
+  const seconds = parseRetryAfter(header);
+  return seconds === undefined ? undefined : `${seconds}`;
 }
 
 /** Names a fetch failure without its request (which holds the Authorization header). */

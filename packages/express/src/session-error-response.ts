@@ -8,7 +8,7 @@ import type { Response } from 'express';
 /** A SessionError as the middleware answers it: the body's detail, the status, and `Retry-After` when due. */
 export interface SessionErrorAnswer extends SessionErrorDetail {
   status: number;
-  /** The `Retry-After` header value, in seconds or as an HTTP-date. */
+  /** The `Retry-After` header value, in delta-seconds. */
   retryAfter?: string | undefined;
 }
 

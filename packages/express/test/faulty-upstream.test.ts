@@ -87,6 +87,20 @@ test('an unknown upstream code passes through unchanged, with its status, retrya
   assert.equal(answer.headers.get('retry-after'), '7');
 });
 
+test('an upstream Retry-After given as an HTTP-date reaches the browser as delta-seconds', async () => {
+  const inThirtySeconds = new Date(Date.now() + 30_000).toUTCString();
+  sandbox.control.fail({
+    kind: 'error',
+    code: 'unavailable',
+    retryAfter: inThirtySeconds,
+    scope: 'session',
+  });
+  const answer = await portal.mint(microsoftForm, { session: 'adele' });
+  assertSessionError(answer, 'unavailable', 503, true);
+  const seconds = Number(answer.headers.get('retry-after'));
+  assert.ok(Number.isInteger(seconds) && seconds >= 28 && seconds <= 31, `${seconds}`);
+});
+
 test("the organisation's own rate limit reaches the browser as rate_limited with Retry-After, without X-RateLimit-*", async () => {
   await sandbox.control.exhaustRateLimit('mints');
   const answer = await portal.mint(microsoftForm, { session: 'adele' });

@@ -14,16 +14,13 @@ export interface EmbedMessage {
  * object with those two own fields and no other. Anything else is not the service's message.
  */
 export function isEmbedMessage(data: unknown): data is EmbedMessage {
-  if (typeof data !== 'object' || data === null || Array.isArray(data)) return false;
-  const proto = Object.getPrototypeOf(data);
-  if (proto !== Object.prototype && proto !== null) return false;
-  const keys = Reflect.ownKeys(data);
-  if (keys.length !== 2) return false;
-  const { type, state } = data as Record<string, unknown>;
+  // A posted message is a structured clone: a plain object has this realm's Object.prototype, so
+  // with two own keys, `type` and `state` read below are those two.
+  const message = data as EmbedMessage;
   return (
-    Object.hasOwn(data, 'type') &&
-    Object.hasOwn(data, 'state') &&
-    type === EMBED_MESSAGE_TYPE &&
-    (state === EmbedSessionState.ERROR || state === EmbedSessionState.EXPIRED)
+    Object.getPrototypeOf(message ?? 0) === Object.prototype &&
+    Reflect.ownKeys(message).length === 2 &&
+    message.type === EMBED_MESSAGE_TYPE &&
+    (message.state === EmbedSessionState.ERROR || message.state === EmbedSessionState.EXPIRED)
   );
 }

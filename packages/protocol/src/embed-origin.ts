@@ -4,18 +4,15 @@
  * that is not an absolute http(s) URL.
  */
 export function canonicalOrigin(url: string): string | undefined {
-  let parsed: URL;
   try {
-    parsed = new URL(url);
+    const { protocol, origin } = new URL(url);
+    if (/^https?:$/.test(protocol)) return origin;
   } catch {
-    return undefined;
+    // Not an absolute URL.
   }
-  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') return undefined;
-  return parsed.origin;
 }
 
 /** True when `embedUrl` is an absolute URL on exactly `embedOrigin` ("begins with the embed origin"). */
 export function isOnEmbedOrigin(embedUrl: string, embedOrigin: string): boolean {
-  const origin = canonicalOrigin(embedUrl);
-  return origin !== undefined && origin === embedOrigin;
+  return !!embedOrigin && canonicalOrigin(embedUrl) === embedOrigin;
 }

@@ -6,10 +6,8 @@ export function parseRetryAfter(
   header: string | null | undefined,
   now = Date.now(),
 ): number | undefined {
-  if (header == null) return undefined;
-  const value = header.trim();
-  if (/^\d+$/.test(value)) return Number(value);
-  const date = Date.parse(value);
-  if (Number.isNaN(date)) return undefined;
-  return Math.max(0, Math.ceil((date - now) / 1000));
+  const value = header?.trim() ?? '';
+  const seconds = /^\d+$/.test(value) ? +value : Math.ceil((Date.parse(value) - now) / 1000);
+  // NaN (an unreadable date) is neither, so it reads as undefined.
+  return seconds >= 0 ? seconds : seconds < 0 ? 0 : undefined;
 }

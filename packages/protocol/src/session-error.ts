@@ -19,10 +19,11 @@ export interface SessionErrorBody {
  * `unknown`. Returns undefined when the body is not a SessionError at all.
  */
 export function readSessionError(body: unknown): SessionErrorDetail | undefined {
-  if (!isRecord(body) || !isRecord(body.error)) return undefined;
-  const { code, message, retryable } = body.error;
+  const error = (body as Partial<Record<'error', unknown>> | null | undefined)?.error;
+  if (!isRecord(error)) return undefined;
+  const { code, message, retryable } = error;
   return {
-    code: typeof code === 'string' && code !== '' ? code : 'unknown',
+    code: typeof code === 'string' && code ? code : 'unknown',
     message: typeof message === 'string' ? message : '',
     retryable: retryable === true,
   };
@@ -31,19 +32,19 @@ export function readSessionError(body: unknown): SessionErrorDetail | undefined 
 /** A failed mint as the element and `fetchSession` implementations see it. */
 export class FormSessionError extends Error {
   override readonly name = 'FormSessionError';
-  readonly code: SessionErrorCode;
+  declare readonly code: SessionErrorCode;
   /** HTTP status of the answer; 0 when no answer arrived (network failure). */
-  readonly status: number;
-  readonly retryable: boolean;
+  declare readonly status: number;
+  declare readonly retryable: boolean;
   /** Seconds to wait before a retry, from `Retry-After`, when the answer carried one. */
-  readonly retryAfter: number | undefined;
+  declare readonly retryAfter: number | undefined;
 
-  constructor(detail: SessionErrorDetail & { status: number; retryAfter?: number | undefined }) {
-    super(detail.message || detail.code);
-    this.code = detail.code;
-    this.status = detail.status;
-    this.retryable = detail.retryable;
-    this.retryAfter = detail.retryAfter;
+  constructor({
+    message,
+    ...detail
+  }: SessionErrorDetail & { status: number; retryAfter?: number | undefined }) {
+    super(message || detail.code);
+    Object.assign(this, { retryAfter: undefined, ...detail });
   }
 }
 

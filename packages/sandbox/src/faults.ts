@@ -15,8 +15,8 @@ export type Fault =
       status?: number;
       /** Defaults to the code's retryable flag in the table, false for a code it lacks. */
       retryable?: boolean;
-      /** Seconds, sent as `Retry-After`. */
-      retryAfter?: number;
+      /** Sent as `Retry-After`: seconds, or a string such as an HTTP-date. */
+      retryAfter?: number | string;
       message?: string;
     }
   /** Wait before answering normally. */

@@ -1,0 +1,27 @@
+// What a run of `<form-embed>` waits for. Each wait ends its timer, listener or observer when the
+// run's signal aborts, and then never settles: the run is over and nothing is left behind.
+
+/** Resolves after `ms`. */
+export function sleep(ms: number, signal: AbortSignal) {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => clearTimeout(timer));
+  });
+}
+
+/** Resolves at the window's next `online` event. */
+export function online(signal: AbortSignal) {
+  return new Promise((resolve) => addEventListener('online', resolve, { once: true, signal }));
+}
+
+/** Resolves when `element` comes within 200px of the viewport. */
+export function nearViewport(element: Element, signal: AbortSignal) {
+  return new Promise((resolve) => {
+    const observer = new IntersectionObserver(
+      (entries) => entries.some((entry) => entry.isIntersecting) && resolve(observer.disconnect()),
+      { rootMargin: '200px' },
+    );
+    observer.observe(element);
+    signal.addEventListener('abort', () => observer.disconnect());
+  });
+}
