@@ -117,7 +117,7 @@ export class FormEmbedElement extends ReactiveElement {
 
   override disconnectedCallback() {
     super.disconnectedCallback();
-    this.#stop();
+    this.#run?.abort();
     this.#refocus = false;
     this.#set('idle');
   }
@@ -151,19 +151,11 @@ export class FormEmbedElement extends ReactiveElement {
   #restart(fresh?: boolean) {
     // A detached element never mints, even when a remint listener is what detached it.
     if (!this.isConnected) return;
-    this.#stop();
+    this.#run?.abort();
     this.#started = this.#key();
     if (fresh) this.#remints = [];
     this.#run = new AbortController();
     this.#frameSession(this.#run.signal, fresh);
-  }
-
-  /** Ends the run and drops the frame, noting whether it had focus. */
-  #stop() {
-    this.#run?.abort();
-    this.#refocus ||= !!this.#frame && this.shadowRoot?.activeElement === this.#frame;
-    this.#frame?.remove();
-    this.#frame = undefined;
   }
 
   #set(state: FormEmbedState, message = '') {
@@ -224,6 +216,10 @@ export class FormEmbedElement extends ReactiveElement {
         frame.setAttribute('part', 'frame');
         this.#frame = frame;
         this.renderRoot.prepend(frame);
+        signal.addEventListener('abort', () => {
+          this.#refocus ||= this.shadowRoot?.activeElement === frame;
+          frame.remove();
+        });
         this.#set('framed');
         addEventListener(
           'message',
@@ -260,7 +256,8 @@ export class FormEmbedElement extends ReactiveElement {
           willRetry ? messages.retrying : failureMessage(code),
         );
         fire(this, 'form-embed-error', { code, status, retryable, retryAfter, willRetry });
-        if (!willRetry) return;
+        // A listener may have started a new run (remint) or ended this one (disconnect).
+        if (!willRetry || signal.aborted) return;
         const due = Date.now() + retryDelay(attempt, retryAfter);
         // A timer may fire a little early; a retry never comes before Retry-After.
         while (Date.now() < due) await sleep(due - Date.now(), signal);
@@ -269,7 +266,6 @@ export class FormEmbedElement extends ReactiveElement {
           this.#set('waiting', messages.offline);
           await online(signal);
         }
-        if (signal.aborted) return;
       }
     }
   }
@@ -279,7 +275,7 @@ export class FormEmbedElement extends ReactiveElement {
     const now = Date.now();
     this.#remints = this.#remints.filter((at) => now - at < REMINT_WINDOW_MS);
     if (this.#remints.push(now) <= MAX_REMINTS) return true;
-    this.#stop();
+    this.#run?.abort();
     this.#set('failed', messages.storm);
   }
 }

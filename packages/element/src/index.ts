@@ -8,4 +8,4 @@ export {
   FormEmbedElement,
   type FormEmbedState,
 } from './form-embed-element.js';
-export { failureMessage, messages } from './messages.js';
+export { failureMessage, failureMessages, messages } from './messages.js';

@@ -91,7 +91,7 @@ describe('<form-embed> retries', () => {
     expect(events.map((e) => e.willRetry)).to.deep.equal([true, true, true, false]);
     expect(element.state).to.equal('failed');
     expect(clock.pending).to.equal(0);
-    expect(statusOf(element).textContent).to.contain(messages.busy);
+    expect(statusOf(element).textContent).to.contain('The form is unavailable right now.');
     expect(statusOf(element).textContent).to.not.contain('operator text');
   });
 

@@ -64,7 +64,7 @@ describe('<form-embed> status and accessibility', () => {
   }
 
   for (const code of ['rate_limited', 'microsoft_unavailable', 'internal_error', 'unavailable']) {
-    it(`${code} shows "${messages.retrying}" while waiting, then "${messages.busy}"`, async () => {
+    it(`${code} shows "${messages.retrying}" while waiting, then "The form is unavailable right now."`, async () => {
       const { element, calls, clock } = await mount();
       calls[0]?.reject(failure(code, true));
       await settle(element);

@@ -21,6 +21,6 @@ export function isEmbedMessage(data: unknown): data is EmbedMessage {
     Object.getPrototypeOf(message ?? 0) === Object.prototype &&
     Reflect.ownKeys(message).length === 2 &&
     message.type === EMBED_MESSAGE_TYPE &&
-    (message.state === EmbedSessionState.ERROR || message.state === EmbedSessionState.EXPIRED)
+    (message.state === 'error' || message.state === 'expired')
   );
 }
