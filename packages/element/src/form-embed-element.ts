@@ -130,8 +130,9 @@ export class FormEmbedElement extends ReactiveElement {
       Object.assign(document.createElement('div'), {
         role: 'status',
         ariaLive: 'polite',
-        onclick: (event: Event) =>
-          (event.target as Element).localName === 'button' && this.remint(),
+        // Only the built-in Try again button: a page's own button in the error slot is its own.
+        onclick: ({ target }: Event) =>
+          target === this.#status.querySelector('button') && this.remint(),
       }),
     );
     this.#status.setAttribute('part', 'status');
@@ -181,11 +182,13 @@ export class FormEmbedElement extends ReactiveElement {
         : coreSlug && !formId
           ? { kind: 'coreForm', slug: coreSlug }
           : undefined;
-    if (target && fresh && this.loading === 'lazy') {
+    if (target && fresh && this.loading === 'lazy' && self.IntersectionObserver) {
       this.#set('idle');
       await nearViewport(this, signal);
     }
     for (let attempt = 1; ; attempt++) {
+      // A wait may end in the same task as the run (an `online` listener that removes the element).
+      if (signal.aborted) return;
       const started = Date.now();
       this.#set('minting', messages.loading);
       try {
@@ -199,7 +202,12 @@ export class FormEmbedElement extends ReactiveElement {
             ));
         if (signal.aborted) return;
         const { embedUrl, embedOrigin, expiresIn } = session ?? {};
-        if (typeof embedUrl !== 'string' || typeof embedOrigin !== 'string' || !(expiresIn >= 0)) {
+        if (
+          typeof embedUrl !== 'string' ||
+          typeof embedOrigin !== 'string' ||
+          typeof expiresIn !== 'number' ||
+          !(expiresIn >= 0)
+        ) {
           throw mintFailure('internal_error', true);
         }
         if (!isOnEmbedOrigin(embedUrl, embedOrigin)) throw mintFailure('unknown', false);
@@ -229,23 +237,25 @@ export class FormEmbedElement extends ReactiveElement {
               origin === embedOrigin &&
               isEmbedMessage(data) &&
               this.#mayRemint() &&
-              fire(this, 'form-embed-remint', { reason: data.state }, true)
+              fire(this, 'form-embed-remint', { reason: data.state }, true) &&
+              // A listener that called remint() itself has started the next run already.
+              !signal.aborted
             ) {
               this.#restart();
             }
           },
           { signal },
         );
+        if (this.#refocus) {
+          this.#refocus = false;
+          frame.focus();
+        }
         fire(this, 'form-embed-session', {
           provider: session.provider,
           expiresIn,
           embedOrigin,
           attempt,
         });
-        if (this.#refocus) {
-          this.#refocus = false;
-          frame.focus();
-        }
         return;
       } catch (error) {
         if (signal.aborted) return;

@@ -1,7 +1,9 @@
-import type {
-  FormSessionError,
-  MintResponse,
-  SessionErrorCode,
+import {
+  type FormSessionError,
+  type MintResponse,
+  parseRetryAfter,
+  readSessionError,
+  type SessionErrorCode,
 } from '@form-embed/protocol/browser';
 
 /**
@@ -55,17 +57,10 @@ export async function mintSession(
   const { ok, status } = response;
   const body = await response.json().catch(() => {});
   if (ok) return body;
-  // Read leniently, as readSessionError does: a code this release does not know is kept. A failure
-  // without a SessionError body (a proxy's error page, say) is retried only when 5xx.
-  const { code, retryable } = body?.error ?? {
+  // A failure without a SessionError body (a proxy's error page, say) is retried only when 5xx.
+  const { code, retryable } = readSessionError(body) ?? {
     code: status > 499 ? 'unavailable' : 'unknown',
     retryable: status > 499,
   };
-  // The middleware sends Retry-After in seconds (it turns an HTTP-date into seconds).
-  throw mintFailure(
-    typeof code === 'string' && code ? code : 'unknown',
-    retryable === true,
-    status,
-    Number(response.headers.get('Retry-After')) || undefined,
-  );
+  throw mintFailure(code, retryable, status, parseRetryAfter(response.headers.get('Retry-After')));
 }

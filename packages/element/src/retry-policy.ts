@@ -17,6 +17,7 @@ export const FRESHNESS_MARGIN_S = 10;
  * that doubles from 1 s, plus up to 10% of it, so that the many clients told the same Retry-After
  * do not all come back at once.
  */
-export function retryDelay(attempt: number, retryAfter = 0, random = Math.random()) {
-  return Math.max(retryAfter * 1000, 500 << attempt) * (1 + random / 10);
+export function retryDelay(attempt: number, retryAfter?: number, random = Math.random()) {
+  // A retryAfter that is not a number of seconds (NaN from a careless fetchSession) counts as none.
+  return Math.max((retryAfter as number) * 1000 || 0, 500 << attempt) * (1 + random / 10);
 }

@@ -130,4 +130,28 @@ describe('<form-embed> framing', () => {
     await settle(element);
     expect(element.shadowRoot?.activeElement).to.equal(null);
   });
+
+  it('an answer whose expiresIn is not a number is internal_error, not a remint loop', async () => {
+    const { element, calls } = await mount();
+    const errors = record(element, 'form-embed-error');
+    calls[0]?.resolve(session({ expiresIn: '0' as unknown as number }));
+    await settle(element);
+    expect(errors[0]).to.include({ code: 'internal_error', retryable: true });
+    expect(frameOf(element)).to.equal(null);
+  });
+
+  it('focus still moves to the new frame when a form-embed-session listener remints again', async () => {
+    const { element, calls } = await mountFramed();
+    frameOf(element)?.focus();
+    let sessions = 0;
+    element.addEventListener('form-embed-session', () => {
+      if (++sessions === 1) element.remint();
+    });
+    post(errorMessage('expired'), embedOrigin, frameOf(element)?.contentWindow ?? null);
+    calls[1]?.resolve(session());
+    await settle(element);
+    calls[2]?.resolve(session());
+    await settle(element);
+    expect(element.shadowRoot?.activeElement).to.equal(frameOf(element));
+  });
 });

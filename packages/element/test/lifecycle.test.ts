@@ -140,4 +140,19 @@ describe('<form-embed> lifecycle', () => {
     }).to.throw(TypeError);
     expect(element.state).to.equal('minting');
   });
+
+  it('loading="lazy" where IntersectionObserver is missing (a test DOM, say) mints at once', async () => {
+    const original = window.IntersectionObserver;
+    // @ts-expect-error: the browser is made to lack IntersectionObserver for this test.
+    delete window.IntersectionObserver;
+    try {
+      const stub = sessionStub();
+      await fixture(
+        html`<form-embed form-id="f1" loading="lazy" .fetchSession=${stub.fetchSession}></form-embed>`,
+      );
+      expect(stub.calls).to.have.length(1);
+    } finally {
+      window.IntersectionObserver = original;
+    }
+  });
 });

@@ -113,4 +113,13 @@ describe('<form-embed> embed messages', () => {
     expect(remintsB).to.have.length(0);
     expect(elementB.state).to.equal('framed');
   });
+
+  it('a form-embed-remint listener that calls remint() itself makes one mint, not two', async () => {
+    const { element, calls } = await mountFramed();
+    element.addEventListener('form-embed-remint', () => element.remint());
+    post(errorMessage('expired'), embedOrigin, frameOf(element)?.contentWindow ?? null);
+    await settle(element);
+    expect(calls).to.have.length(2);
+    expect(calls[1]?.signal.aborted).to.equal(false);
+  });
 });

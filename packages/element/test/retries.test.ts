@@ -186,6 +186,33 @@ describe('<form-embed> retries', () => {
     expect(element.state).to.equal('framed');
   });
 
+  it('a retryAfter that is not a number (NaN from a careless fetchSession) still backs off', async () => {
+    const { element, calls, clock } = await mount();
+    clock.randomValue = 0;
+    calls[0]?.reject(rateLimited(Number.NaN));
+    await settle(element);
+    await clock.tick(999);
+    expect(calls).to.have.length(1);
+    await clock.tick(1);
+    expect(calls).to.have.length(2);
+  });
+
+  it('a Retry-After longer than a timer can wait is waited out in the longest steps, not a spin', async () => {
+    const { element, calls, clock } = await mount();
+    const longest = 2 ** 31 - 1;
+    calls[0]?.reject(rateLimited(100 * 86_400));
+    await settle(element);
+    for (let step = 0; step < 3; step++) {
+      expect(clock.pending).to.equal(1);
+      await clock.tick(longest - 1);
+      expect(calls).to.have.length(1);
+      await clock.tick(1);
+    }
+    expect(calls).to.have.length(1);
+    await clock.tick(100 * 86_400_000 * 1.1);
+    expect(calls).to.have.length(2);
+  });
+
   describe('offline', () => {
     const descriptor = Object.getOwnPropertyDescriptor(Navigator.prototype, 'onLine');
     let online = true;
@@ -212,6 +239,21 @@ describe('<form-embed> retries', () => {
       await settle(element);
       expect(calls).to.have.length(2);
       expect(element.state).to.equal('minting');
+    });
+
+    it('an online listener that removes the element in the same dispatch leaves it idle, minting nothing', async () => {
+      const { element, calls, clock } = await mount();
+      online = false;
+      calls[0]?.reject(rateLimited());
+      await settle(element);
+      await clock.tick(600_000);
+      online = true;
+      window.addEventListener('online', () => element.remove(), { once: true });
+      window.dispatchEvent(new Event('online'));
+      await settle();
+      expect(calls).to.have.length(1);
+      expect(element.state).to.equal('idle');
+      expect(element.hasAttribute('aria-busy')).to.equal(false);
     });
 
     it('the online event does nothing when no retry is paused', async () => {

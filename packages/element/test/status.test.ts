@@ -166,4 +166,19 @@ describe('<form-embed> status and accessibility', () => {
       await expect(element).to.be.accessible();
     });
   });
+
+  it("a button of the page's own in the error slot does not remint; the built-in Try again does", async () => {
+    const stub = sessionStub();
+    const element = await fixture<FormEmbedElement>(
+      html`<form-embed form-id="f1" .fetchSession=${stub.fetchSession}
+        ><p slot="error">Sorry <button id="help">Contact support</button></p></form-embed
+      >`,
+    );
+    stub.calls[0]?.reject(failure('form_not_found'));
+    await settle(element);
+    element.querySelector<HTMLButtonElement>('#help')?.click();
+    expect(stub.calls).to.have.length(1);
+    statusOf(element).querySelector('button')?.click();
+    expect(stub.calls).to.have.length(2);
+  });
 });

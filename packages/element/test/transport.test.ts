@@ -1,5 +1,5 @@
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
-import type { FormEmbedElement } from '../src/index.js';
+import type { FormEmbedElement, FormEmbedErrorEvent } from '../src/index.js';
 import { FakeClock, frameOf, session, settle } from './helpers.js';
 
 interface Request {
@@ -38,7 +38,7 @@ async function firstError() {
   FakeClock.install();
   const element = document.createElement('form-embed');
   element.setAttribute('form-id', 'f1');
-  const event = oneEvent(element, 'form-embed-error');
+  const event = oneEvent(element, 'form-embed-error') as unknown as Promise<FormEmbedErrorEvent>;
   (await fixture<HTMLDivElement>(html`<div></div>`)).append(element);
   return event;
 }
@@ -116,6 +116,32 @@ describe('<form-embed> default transport', () => {
       expect(event).to.include({ code, status, retryable });
     });
   }
+
+  it("a 503 whose error field is not a SessionError (a proxy's JSON) is a retryable unavailable", async () => {
+    stub = stubFetch(() => Response.json({ error: 'Service Unavailable' }, { status: 503 }));
+    const event = await firstError();
+    expect(event).to.include({
+      code: 'unavailable',
+      status: 503,
+      retryable: true,
+      willRetry: true,
+    });
+  });
+
+  it("a proxy's Retry-After given as an HTTP-date is read as seconds; Retry-After: 0 as 0", async () => {
+    FakeClock.install(); // firstError() installs another, which starts at the same time
+    const inAMinute = new Date(Date.now() + 60_000).toUTCString();
+    stub = stubFetch(
+      () => new Response('<html>', { status: 503, headers: { 'Retry-After': inAMinute } }),
+    );
+    const dated = await firstError();
+    expect(dated.retryAfter).to.be.within(59, 61);
+    stub.restore();
+    stub = stubFetch(
+      () => new Response('<html>', { status: 503, headers: { 'Retry-After': '0' } }),
+    );
+    expect((await firstError()).retryAfter).to.equal(0);
+  });
 
   it('a network failure is unavailable, status 0, retryable', async () => {
     stub = stubFetch(() => Promise.reject(new TypeError('Failed to fetch')));

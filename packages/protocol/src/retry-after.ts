@@ -7,7 +7,12 @@ export function parseRetryAfter(
   now = Date.now(),
 ): number | undefined {
   const value = header?.trim() ?? '';
-  const seconds = /^\d+$/.test(value) ? +value : Math.ceil((Date.parse(value) - now) / 1000);
-  // NaN (an unreadable date) is neither, so it reads as undefined.
-  return seconds >= 0 ? seconds : seconds < 0 ? 0 : undefined;
+  // Every HTTP-date form names its day or month; Date.parse alone would also read '1.5' or '-5'.
+  const seconds = /^\d+$/.test(value)
+    ? +value
+    : /[a-z]/i.test(value)
+      ? Math.ceil((Date.parse(value) - now) / 1000)
+      : undefined;
+  // NaN (an unreadable date) and Infinity (too many digits) read as undefined too.
+  return Number.isFinite(seconds) ? Math.max(0, seconds as number) : undefined;
 }

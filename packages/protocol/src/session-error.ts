@@ -20,10 +20,10 @@ export interface SessionErrorBody {
  */
 export function readSessionError(body: unknown): SessionErrorDetail | undefined {
   const error = (body as Partial<Record<'error', unknown>> | null | undefined)?.error;
-  if (!isRecord(error)) return undefined;
-  const { code, message, retryable } = error;
+  if (typeof error !== 'object' || !error || Array.isArray(error)) return undefined;
+  const { code, message, retryable } = error as Record<string, unknown>;
   return {
-    code: typeof code === 'string' && code ? code : 'unknown',
+    code: (typeof code === 'string' && code) || 'unknown',
     message: typeof message === 'string' ? message : '',
     retryable: retryable === true,
   };
@@ -46,8 +46,4 @@ export class FormSessionError extends Error {
     super(message || detail.code);
     Object.assign(this, { retryAfter: undefined, ...detail });
   }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -61,6 +61,11 @@ test('Retry-After reads delta-seconds and HTTP-dates, never negative', () => {
   assert.equal(parseRetryAfter('7'), 7);
   assert.equal(parseRetryAfter(null), undefined);
   assert.equal(parseRetryAfter('soon'), undefined);
+  assert.equal(parseRetryAfter(' 5 '), 5);
+  assert.equal(parseRetryAfter('0'), 0);
+  for (const unreadable of ['', '   ', '1.5', '-5', '1/2', '9'.repeat(400)]) {
+    assert.equal(parseRetryAfter(unreadable), undefined, JSON.stringify(unreadable));
+  }
   const now = Date.parse('2026-11-21T10:00:00Z');
   assert.equal(parseRetryAfter('Sat, 21 Nov 2026 10:00:30 GMT', now), 30);
   assert.equal(parseRetryAfter('Sat, 21 Nov 2026 09:00:00 GMT', now), 0);
