@@ -43,7 +43,13 @@ test('DESIGN message rule: several embeds on a page never react to each other', 
   await recordEvents(page);
   await page.goto(`${demo.url}/several.html`);
   const ids = ['embed-ms', 'embed-open', 'embed-core'];
-  for (const id of ids) await expect(page.locator(`#${id}`)).toHaveAttribute('state', 'framed');
+  for (const id of ids) {
+    await expect(page.locator(`#${id}`)).toHaveAttribute('state', 'framed');
+    // Loaded, not only framed: a page still loading when sessions expire posts `expired` itself.
+    await expect(
+      page.frameLocator(`#${id} iframe`).getByRole('button', { name: 'Submit' }),
+    ).toBeVisible();
+  }
   const srcs = await Promise.all(
     ids.map((id) => page.locator(`#${id} iframe`).getAttribute('src')),
   );

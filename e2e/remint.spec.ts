@@ -17,6 +17,10 @@ async function framed(page: Page, url: string, form = 'form:form_microsoft') {
   await page.goto(url);
   await page.selectOption('#form', form);
   await expect(element(page)).toHaveAttribute('state', 'framed');
+  // `framed` comes when the src is set; expiring sessions while the page still loads would make
+  // the page itself post `expired` before the test's own action.
+  const frame = page.frameLocator('#embed-slot form-embed iframe');
+  await expect(frame.getByRole('button', { name: 'Submit' })).toBeVisible();
   return { src: await frameSrc(page), history: await page.evaluate(() => history.length) };
 }
 

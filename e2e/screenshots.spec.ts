@@ -45,6 +45,9 @@ test('demo screenshots: minting, framed, waiting, failed and reminted', async ({
 
   await element(page).getByRole('button', { name: 'Try again' }).click();
   await expect(element(page)).toHaveAttribute('state', 'framed');
+  await expect(
+    page.frameLocator('#embed-slot form-embed iframe').getByRole('button', { name: 'Submit' }),
+  ).toBeVisible();
   demo.sandbox?.control.expireSessions();
   await page
     .frameLocator('#embed-slot form-embed iframe')
