@@ -92,7 +92,7 @@ export class FormEmbedElement extends ReactiveElement {
   #state: FormEmbedState = 'idle';
   #status!: HTMLElement;
   #frame?: HTMLIFrameElement | undefined;
-  /** The current run: aborting it ends its mint, its waits and its frame's message listener. */
+  /** The current run: aborting it ends its mint, its waits, its frame and the frame's listener. */
   #run?: AbortController;
   #refocus?: boolean;
   /** When the framed page's remints happened, for MAX_REMINTS; emptied by a fresh start. */
