@@ -87,6 +87,15 @@ export function countMints(page: Page): { readonly count: number } {
 }
 
 /** The frame document currently inside `element` (a `<form-embed>` locator). */
+/**
+ * The Submit button of the form framed by the `<form-embed>` at `selector`. Visible once the
+ * framed page has loaded: `framed` comes earlier, when the iframe's src is set, and sessions
+ * expired while the page still loads make the page post `expired` by itself.
+ */
+export function submitOf(page: Page, selector = '#embed-slot form-embed'): Locator {
+  return page.frameLocator(`${selector} iframe`).getByRole('button', { name: 'Submit' });
+}
+
 export async function frameOf(element: Locator): Promise<Frame> {
   const handle = await element.locator('iframe').elementHandle();
   const frame = await handle?.contentFrame();

@@ -1,4 +1,4 @@
-import { eventsOf, expect, recordEvents, test } from './demo-fixture.js';
+import { eventsOf, expect, recordEvents, submitOf, test } from './demo-fixture.js';
 
 test('DESIGN message rule: forged messages never cause a remint', async ({ page, demo }) => {
   await recordEvents(page);
@@ -45,17 +45,14 @@ test('DESIGN message rule: several embeds on a page never react to each other', 
   const ids = ['embed-ms', 'embed-open', 'embed-core'];
   for (const id of ids) {
     await expect(page.locator(`#${id}`)).toHaveAttribute('state', 'framed');
-    // Loaded, not only framed: a page still loading when sessions expire posts `expired` itself.
-    await expect(
-      page.frameLocator(`#${id} iframe`).getByRole('button', { name: 'Submit' }),
-    ).toBeVisible();
+    await expect(submitOf(page, `#${id}`)).toBeVisible();
   }
   const srcs = await Promise.all(
     ids.map((id) => page.locator(`#${id} iframe`).getAttribute('src')),
   );
 
   demo.sandbox?.control.expireSessions();
-  await page.frameLocator('#embed-open iframe').getByRole('button', { name: 'Submit' }).click();
+  await submitOf(page, '#embed-open').click();
   await expect.poll(() => page.locator('#embed-open iframe').getAttribute('src')).not.toBe(srcs[1]);
   await expect(page.locator('#embed-open')).toHaveAttribute('state', 'framed');
   await page.waitForTimeout(1_000);

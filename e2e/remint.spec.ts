@@ -5,6 +5,7 @@ import {
   expect,
   frameOf,
   recordEvents,
+  submitOf,
   test,
 } from './demo-fixture.js';
 
@@ -17,10 +18,7 @@ async function framed(page: Page, url: string, form = 'form:form_microsoft') {
   await page.goto(url);
   await page.selectOption('#form', form);
   await expect(element(page)).toHaveAttribute('state', 'framed');
-  // `framed` comes when the src is set; expiring sessions while the page still loads would make
-  // the page itself post `expired` before the test's own action.
-  const frame = page.frameLocator('#embed-slot form-embed iframe');
-  await expect(frame.getByRole('button', { name: 'Submit' })).toBeVisible();
+  await expect(submitOf(page)).toBeVisible();
   return { src: await frameSrc(page), history: await page.evaluate(() => history.length) };
 }
 
@@ -43,8 +41,7 @@ async function expectOneRemint(page: Page, before: { src: string | null }, reaso
   expect(events.filter((e) => e.startsWith('form-embed-remint'))).toHaveLength(1);
   const remint = (await eventsOf(page)).find((e) => e.type === 'form-embed-remint');
   expect(await page.evaluate(() => history.length)).toBe(remint?.history);
-  const frame = page.frameLocator('#embed-slot form-embed iframe');
-  await expect(frame.getByRole('button', { name: 'Submit' })).toBeVisible();
+  await expect(submitOf(page)).toBeVisible();
 }
 
 test('embedded form message: expired, noticed on submit, leads to one remint', async ({
@@ -53,10 +50,7 @@ test('embedded form message: expired, noticed on submit, leads to one remint', a
 }) => {
   const before = await framed(page, demo.url);
   demo.sandbox?.control.expireSessions();
-  await page
-    .frameLocator('#embed-slot form-embed iframe')
-    .getByRole('button', { name: 'Submit' })
-    .click();
+  await submitOf(page).click();
   await expectOneRemint(page, before, 'expired');
 });
 

@@ -1,5 +1,5 @@
 import type { Page, TestInfo } from '@playwright/test';
-import { expect, test } from './demo-fixture.js';
+import { expect, submitOf, test } from './demo-fixture.js';
 
 /** Attaches a screenshot of the QA console to the report, for a person to look at. */
 async function shoot(page: Page, testInfo: TestInfo, name: string) {
@@ -22,9 +22,7 @@ test('demo screenshots: minting, framed, waiting, failed and reminted', async ({
 
   await expect(element(page)).toHaveAttribute('state', 'framed');
   demo.sandbox?.control.setLatency(0);
-  await expect(
-    page.frameLocator('#embed-slot form-embed iframe').getByRole('button', { name: 'Submit' }),
-  ).toBeVisible();
+  await expect(submitOf(page)).toBeVisible();
   await shoot(page, testInfo, '2-framed');
 
   demo.sandbox?.control.fail({
@@ -45,19 +43,12 @@ test('demo screenshots: minting, framed, waiting, failed and reminted', async ({
 
   await element(page).getByRole('button', { name: 'Try again' }).click();
   await expect(element(page)).toHaveAttribute('state', 'framed');
-  await expect(
-    page.frameLocator('#embed-slot form-embed iframe').getByRole('button', { name: 'Submit' }),
-  ).toBeVisible();
+  await expect(submitOf(page)).toBeVisible();
   demo.sandbox?.control.expireSessions();
-  await page
-    .frameLocator('#embed-slot form-embed iframe')
-    .getByRole('button', { name: 'Submit' })
-    .click();
+  await submitOf(page).click();
   await expect(page.locator('#log li[data-kind=form-embed-remint]')).toHaveCount(1);
   await expect(element(page)).toHaveAttribute('state', 'framed');
-  await expect(
-    page.frameLocator('#embed-slot form-embed iframe').getByRole('button', { name: 'Submit' }),
-  ).toBeVisible();
+  await expect(submitOf(page)).toBeVisible();
   await shoot(page, testInfo, '5-reminted');
 
   await page.goto(`${demo.url}/several.html`);

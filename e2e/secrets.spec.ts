@@ -1,4 +1,4 @@
-import { expect, test } from './demo-fixture.js';
+import { expect, submitOf, test } from './demo-fixture.js';
 
 test('DESIGN secrets rule: no response the browser receives, and nothing in the page, holds the API key', async ({
   page,
@@ -25,11 +25,8 @@ test('DESIGN secrets rule: no response the browser receives, and nothing in the 
   const element = page.locator('#embed-slot form-embed');
   await expect(element).toHaveAttribute('state', 'framed');
   await page.selectOption('#form', 'core:new-starter');
-  const submit = page
-    .frameLocator('#embed-slot form-embed iframe')
-    .getByRole('button', { name: 'Submit' });
-  // `framed` comes when the src is set: wait for the page itself, so that the sessions expired
-  // next include this one (expiring them while it loads made the page itself post `expired`).
+  const submit = submitOf(page);
+  // Wait for the Core page itself, so that the sessions expired next include this one.
   await expect(page.locator('#embed-slot form-embed iframe')).toHaveAttribute(
     'src',
     /\/c\/new-starter\?handle=/,

@@ -1,4 +1,11 @@
-import { embedWithHeldSession, eventsOf, expect, recordEvents, test } from './demo-fixture.js';
+import {
+  embedWithHeldSession,
+  eventsOf,
+  expect,
+  recordEvents,
+  submitOf,
+  test,
+} from './demo-fixture.js';
 
 // Handles redeemable for 12 s instead of 120 s, so a handle can outlive its window in a test.
 test.use({ demoOptions: { port: 0, mintsPerMinute: 1000, sandbox: { handleTtlSeconds: 12 } } });
@@ -21,9 +28,7 @@ test('embedded form message: error, a handle older than its window, leads to one
 
   await expect.poll(() => element.locator('iframe').getAttribute('src')).not.toBe(held.embedUrl);
   await expect(element).toHaveAttribute('state', 'framed');
-  await expect(
-    page.frameLocator('#embed-slot form-embed iframe').getByRole('button', { name: 'Submit' }),
-  ).toBeVisible();
+  await expect(submitOf(page)).toBeVisible();
   const remints = (await eventsOf(page)).filter((e) => e.type === 'form-embed-remint');
   expect(remints.map((e) => e.detail.reason)).toEqual(['error']);
 });

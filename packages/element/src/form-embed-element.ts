@@ -91,7 +91,6 @@ export class FormEmbedElement extends ReactiveElement {
 
   #state: FormEmbedState = 'idle';
   #status!: HTMLElement;
-  #frame?: HTMLIFrameElement | undefined;
   /** The current run: aborting it ends its mint, its waits, its frame and the frame's listener. */
   #run?: AbortController;
   #refocus?: boolean;
@@ -140,7 +139,9 @@ export class FormEmbedElement extends ReactiveElement {
   }
 
   protected override willUpdate(_changed: PropertyValues) {
-    if (this.#frame) this.#frame.title = this.frameTitle;
+    // The one iframe is the current run's: a run's end removes its frame.
+    const frame = this.renderRoot.querySelector('iframe');
+    if (frame) frame.title = this.frameTitle;
     if (this.isConnected && this.#started !== this.#key()) this.#restart(true);
   }
 
@@ -222,7 +223,6 @@ export class FormEmbedElement extends ReactiveElement {
           src: embedUrl,
         });
         frame.setAttribute('part', 'frame');
-        this.#frame = frame;
         this.renderRoot.prepend(frame);
         signal.addEventListener('abort', () => {
           this.#refocus ||= this.shadowRoot?.activeElement === frame;
