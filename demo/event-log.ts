@@ -21,11 +21,16 @@ export function logEvents(target: EventTarget, list: HTMLOListElement, label = '
 }
 
 /** Keeps `badge` showing the element's reflected `state` attribute. */
-export function showState(element: Element, badge: HTMLElement): MutationObserver {
+export function showState(
+  element: Element,
+  badge: HTMLElement,
+  onChange?: (state: string) => void,
+): MutationObserver {
   const render = () => {
     const state = element.getAttribute('state') ?? 'idle';
     badge.textContent = state;
     badge.dataset.state = state;
+    onChange?.(state);
   };
   render();
   const observer = new MutationObserver(render);

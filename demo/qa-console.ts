@@ -54,9 +54,12 @@ function embed(choice: string, title: string) {
   const [kind, id = ''] = choice.split(/:(.*)/s);
   element.setAttribute(kind === 'core' ? 'core-slug' : 'form-id', id);
   element.setAttribute('frame-title', title);
-  stateObserver = showState(element, byId('state'));
   const info = byId('session-info');
   info.textContent = '';
+  // A new mint makes the last session's details stale.
+  stateObserver = showState(element, byId('state'), (state) => {
+    if (state === 'minting') info.textContent = '';
+  });
   element.addEventListener('form-embed-session', (event) => {
     info.textContent = `provider ${event.provider} · attempt ${event.attempt} · ${event.embedOrigin}`;
   });
