@@ -3,11 +3,11 @@ import {
   type CatalogueEntry,
   type Client,
   ClientSchema,
-  type CoreForm,
   CoreFormSchema,
   type Form,
   FormSchema,
   type FormSessionUser,
+  isWithdrawnForTenant,
 } from '@form-embed/protocol';
 import type { Request, RequestHandler, Response } from 'express';
 import { z } from 'zod';
@@ -43,7 +43,11 @@ export function catalogue(deps: CatalogueDependencies): RequestHandler {
     const candidates: CatalogueEntry[] = [
       ...(forms?.forms ?? []).filter((form) => form.embeddable).map(designerEntry),
       ...(tenant.known ? (coreForms?.forms ?? []) : [])
-        .filter((form) => form.embeddable && !withdrawnFor(form, tenant.tenantId))
+        .filter(
+          (form) =>
+            form.embeddable &&
+            (tenant.tenantId === undefined || !isWithdrawnForTenant(form, tenant.tenantId)),
+        )
         .map((form): CatalogueEntry => ({ kind: 'coreForm', slug: form.slug, name: form.name })),
     ];
     const allowed = await Promise.all(
@@ -136,18 +140,4 @@ async function findClient(
     `the clients list still had more after ${MAX_PAGES} pages of ${PAGE_SIZE}; the user's tenant counts as not found`,
   );
   return undefined;
-}
-
-/** An override for the user's tenant withdraws the form when disabled or not public (null inherits). */
-function withdrawnFor(form: CoreForm, tenantId: string | undefined): boolean {
-  if (tenantId === undefined) return false;
-  // Tenant ids are GUIDs: compared without regard to case.
-  return form.clientOverrides.some(
-    (override) =>
-      override.tenantId.toLowerCase() === tenantId &&
-      (!override.enabled ||
-        (override.availability !== null &&
-          override.availability !== 'public' &&
-          override.availability !== 'both')),
-  );
 }

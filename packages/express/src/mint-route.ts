@@ -1,4 +1,9 @@
-import { type FormTarget, isOnEmbedOrigin, type MintResponse } from '@form-embed/protocol';
+import {
+  type FormTarget,
+  isDotSegment,
+  isOnEmbedOrigin,
+  type MintResponse,
+} from '@form-embed/protocol';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { describeTarget, isAuthorized } from './authorize.js';
 import { type EmbedOrigins, embedOriginFor } from './embed-origins.js';
@@ -30,7 +35,7 @@ export function targetOf(req: Request): FormTarget {
 export function refuseDotSegment(req: Request, _res: Response, next: NextFunction): void {
   const target = targetOf(req);
   const value = target.kind === 'form' ? target.formId : target.slug;
-  if (value === '' || value === '.' || value === '..') {
+  if (isDotSegment(value)) {
     throw sessionError(
       'invalid_request',
       `The ${target.kind === 'form' ? 'form id' : 'Core form slug'} is not a valid path segment.`,

@@ -6,6 +6,7 @@ export {
   isEmbedMessage,
 } from './embed-message.js';
 export { canonicalOrigin, isOnEmbedOrigin } from './embed-origin.js';
+export { FORM_REF_MAX_LENGTH, isDotSegment, isValidFormRef } from './form-ref.js';
 export {
   CATALOGUE_PATH,
   type Catalogue,

@@ -1,4 +1,5 @@
 export * from './browser.js';
+export { isPublicAvailability, isWithdrawnForTenant } from './core-form-rules.js';
 export {
   type AuthType,
   AuthTypeSchema,

@@ -1,3 +1,5 @@
+import { isDotSegment } from './form-ref.js';
+
 /**
  * Where the service's endpoints live, relative to its base URL. partner-api.md shows some paths
  * and leaves others "not shown"; those are chosen here once, served by `@form-embed/sandbox`
@@ -36,7 +38,7 @@ export function expandPath(template: string, params: Record<string, string> = {}
   return template.replace(/\{(\w+)\}/g, (_, name: string) => {
     const value = params[name];
     if (value === undefined) throw new Error(`path ${template} needs a value for {${name}}`);
-    if (value === '' || value === '.' || value === '..') {
+    if (isDotSegment(value)) {
       throw new Error(`{${name}} of ${template} must be a path segment, not "${value}"`);
     }
     return encodeURIComponent(value);

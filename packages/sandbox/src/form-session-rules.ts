@@ -6,6 +6,8 @@ import {
   FormSessionRequestSchema,
   type FormSessionUser,
   type FormTarget,
+  isPublicAvailability,
+  isWithdrawnForTenant,
   type Provider,
   type SessionErrorCode,
 } from '@form-embed/protocol';
@@ -18,7 +20,6 @@ import {
   otherOrganisationForms,
 } from './fixtures.js';
 import type { MicrosoftConnection } from './microsoft-connection.js';
-import { isPublicAvailability } from './resources.js';
 
 export interface Refusal {
   ok: false;
@@ -122,14 +123,7 @@ function decideCoreForm(
   }
   const resolved = resolveMicrosoftClient(context, user, 'Core forms');
   if (!resolved.ok) return resolved;
-  const override = form.clientOverrides.find(
-    (o) => o.tenantId.toLowerCase() === resolved.client.microsoftTenantId.toLowerCase(),
-  );
-  if (
-    override &&
-    (!override.enabled ||
-      (override.availability !== null && !isPublicAvailability(override.availability)))
-  ) {
+  if (isWithdrawnForTenant(form, resolved.client.microsoftTenantId)) {
     return refuse(
       'client_not_entitled',
       `Client ${resolved.client.id}'s override makes Core form ${slug} unavailable publicly.`,

@@ -1,14 +1,15 @@
 /** Projections of the fixture records into the contract's resources (partner-api.md). */
-import type { AuthType, Availability, CoreForm, Form } from '@form-embed/protocol';
+import {
+  type AuthType,
+  type CoreForm,
+  type Form,
+  isPublicAvailability,
+} from '@form-embed/protocol';
 import type { ClientRecord, CoreFormRecord, FormRecord } from './fixtures.js';
 
 /** partner-api.md, Form: `embeddable` is true for microsoft, google and none, never stored. */
 export function isEmbeddableAuthType(authType: AuthType): boolean {
   return authType === 'microsoft' || authType === 'google' || authType === 'none';
-}
-
-export function isPublicAvailability(availability: Availability | string | null): boolean {
-  return availability === 'public' || availability === 'both';
 }
 
 export function designerFormPath(formId: string): string {

@@ -1,0 +1,20 @@
+/**
+ * What may name a form in a URL path: a designer form's id or a Core form's slug
+ * (docs/contract.md#form-ids). The browser, the middleware and the sandbox all ask here.
+ */
+
+/** The longest id or slug accepted. Longer ones are refused before any request is made. */
+export const FORM_REF_MAX_LENGTH = 200;
+
+/**
+ * True for an empty value, `.` or `..`. `encodeURIComponent` leaves dots alone, so a URL
+ * parser would read such a value as a dot segment and send the request to another path.
+ */
+export function isDotSegment(value: string): boolean {
+  return value === '' || value === '.' || value === '..';
+}
+
+/** True when `value` can name a form: not a dot segment, and at most 200 characters. */
+export function isValidFormRef(value: string): boolean {
+  return !isDotSegment(value) && value.length <= FORM_REF_MAX_LENGTH;
+}

@@ -1,0 +1,51 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import {
+  FORM_REF_MAX_LENGTH,
+  isDotSegment,
+  isPublicAvailability,
+  isValidFormRef,
+  isWithdrawnForTenant,
+} from '../src/index.js';
+
+describe('form refs', () => {
+  test('an empty value, . and .. are dot segments; anything else is not', () => {
+    for (const value of ['', '.', '..']) assert.equal(isDotSegment(value), true, value);
+    for (const value of ['...', 'a.', '.a', 'frm_1']) assert.equal(isDotSegment(value), false);
+  });
+
+  test(`a form id or slug may be at most ${FORM_REF_MAX_LENGTH} characters and not a dot segment`, () => {
+    assert.equal(isValidFormRef('a'.repeat(FORM_REF_MAX_LENGTH)), true);
+    assert.equal(isValidFormRef('a'.repeat(FORM_REF_MAX_LENGTH + 1)), false);
+    assert.equal(isValidFormRef('..'), false);
+    assert.equal(isValidFormRef('new-starter'), true);
+  });
+});
+
+describe('Core form availability', () => {
+  test('only public and both allow an embedded session', () => {
+    assert.deepEqual(['disabled', 'internal', 'public', 'both', null].map(isPublicAvailability), [
+      false,
+      false,
+      true,
+      true,
+      false,
+    ]);
+  });
+
+  const override = (enabled: boolean, availability: 'internal' | 'public' | null) => ({
+    clientOverrides: [{ tenantId: 'AAAA-1', tenantName: 'Contoso', enabled, availability }],
+  });
+
+  test('a client override withdraws a form when disabled or not public; null inherits the base', () => {
+    assert.equal(isWithdrawnForTenant(override(false, null), 'aaaa-1'), true);
+    assert.equal(isWithdrawnForTenant(override(true, 'internal'), 'aaaa-1'), true);
+    assert.equal(isWithdrawnForTenant(override(true, 'public'), 'aaaa-1'), false);
+    assert.equal(isWithdrawnForTenant(override(true, null), 'aaaa-1'), false);
+  });
+
+  test('an override applies only to its own tenant, whose id is compared without regard to case', () => {
+    assert.equal(isWithdrawnForTenant(override(false, null), 'AAAA-1'), true);
+    assert.equal(isWithdrawnForTenant(override(false, null), 'bbbb-2'), false);
+  });
+});
