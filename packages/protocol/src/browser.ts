@@ -16,6 +16,7 @@ export {
   mintPath,
   type Provider,
 } from './mint-exchange.js';
+export { isPortalErrorCode, type PortalErrorCode, PortalErrorCodes } from './portal-codes.js';
 export { parseRetryAfter } from './retry-after.js';
 export {
   FormSessionError,

@@ -3,9 +3,12 @@ import { describe, test } from 'node:test';
 import {
   FORM_REF_MAX_LENGTH,
   isDotSegment,
+  isKnownSessionErrorCode,
+  isPortalErrorCode,
   isPublicAvailability,
   isValidFormRef,
   isWithdrawnForTenant,
+  PortalErrorCodes,
 } from '../src/index.js';
 
 describe('form refs', () => {
@@ -47,5 +50,14 @@ describe('Core form availability', () => {
   test('an override applies only to its own tenant, whose id is compared without regard to case', () => {
     assert.equal(isWithdrawnForTenant(override(false, null), 'AAAA-1'), true);
     assert.equal(isWithdrawnForTenant(override(false, null), 'bbbb-2'), false);
+  });
+});
+
+describe('portal codes', () => {
+  test("sign_in_required is the portal's own 401, not retryable, and not a SessionError code of the service", () => {
+    assert.deepEqual(PortalErrorCodes.sign_in_required, { status: 401, retryable: false });
+    assert.equal(isPortalErrorCode('sign_in_required'), true);
+    assert.equal(isKnownSessionErrorCode('sign_in_required'), false);
+    assert.equal(isPortalErrorCode('toString'), false);
   });
 });
