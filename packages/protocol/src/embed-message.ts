@@ -1,4 +1,4 @@
-/** The message a framed form page posts to its parent (partner-api.md, "Embedded form message"). */
+/** The message a framed form page posts to its parent (docs/contract.md#embedded-form-message). */
 export const EMBED_MESSAGE_TYPE = 'service:form-session';
 
 export const EmbedSessionState = { ERROR: 'error', EXPIRED: 'expired' } as const;

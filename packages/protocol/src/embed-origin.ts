@@ -1,5 +1,5 @@
 /**
- * The canonical form of an embed origin (partner-api.md, Organisation): `scheme://host[:port]`,
+ * The canonical form of an embed origin (docs/contract.md#organisation-and-embed-origins): `scheme://host[:port]`,
  * lower-case host, no path, no trailing slash, no default port. Returns undefined for anything
  * that is not an absolute http(s) URL.
  */

@@ -1,5 +1,5 @@
 /**
- * The exchange between `<form-embed>` and `@form-embed/express` (DESIGN.md, "Middleware"),
+ * The exchange between `<form-embed>` and `@form-embed/express` (docs/architecture.md),
  * relative to the path where the portal mounts the middleware.
  */
 

@@ -1,5 +1,5 @@
 /**
- * zod schemas of the partner-api.md resources that concern form sessions, for the server side
+ * zod schemas of the service's resources that concern form sessions (docs/contract.md), for the server side
  * (sandbox and middleware). Fields marked R in the contract are required here; the rest are
  * optional. Unknown extra fields are stripped, not refused: the service may add fields.
  */

@@ -1,8 +1,8 @@
 import { isDotSegment } from './form-ref.js';
 
 /**
- * Where the service's endpoints live, relative to its base URL. partner-api.md shows some paths
- * and leaves others "not shown"; those are chosen here once, served by `@form-embed/sandbox`
+ * Where the service's endpoints live, relative to its base URL (docs/contract.md#paths-we-chose).
+ * Paths the contract does not show are chosen here once, served by `@form-embed/sandbox`
  * and used by `@form-embed/express` as its defaults (overridable by its `paths` option).
  * Placeholders in braces are filled by `expandPath`, each value URL-encoded.
  */

@@ -1,5 +1,5 @@
 /**
- * The SessionError table of partner-api.md ("Form-session errors"), defined once.
+ * The SessionError table of the service (docs/contract.md#session-errors), defined once.
  * Each code keeps its HTTP status between releases, so clients branch on the pair.
  * `unknown` has no fixed status: it is the catch-all for refusals with no code of their own.
  */

@@ -10,7 +10,7 @@ import {
   statusOfSessionErrorCode,
 } from '../src/index.js';
 
-// partner-api.md, "Form-session errors (SessionError)", row by row: code, status, retryable.
+// docs/contract.md#session-errors, row by row: code, status, retryable.
 const contractTable = `
 invalid_request 400 no
 invalid_api_key 401 no
