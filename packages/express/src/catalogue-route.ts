@@ -32,8 +32,8 @@ interface CatalogueDependencies {
  * are embeddable and not withdrawn by an override for the user's client, each passed through
  * `authorize`.
  */
-export function catalogue(deps: CatalogueDependencies): RequestHandler {
-  return async (req: Request, res: Response) => {
+export function catalogueRoute(deps: CatalogueDependencies): RequestHandler {
+  return async function catalogue(req: Request, res: Response) {
     const user = resolvedUserOf(res);
     const [forms, coreForms, tenant] = await Promise.all([
       deps.client.read('forms', FormsAnswerSchema),

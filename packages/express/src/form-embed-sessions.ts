@@ -1,10 +1,10 @@
 import { CATALOGUE_PATH } from '@form-embed/protocol';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
-import { catalogue } from './catalogue-route.js';
+import { catalogueRoute } from './catalogue-route.js';
 import { refuseCrossSite, requireJson } from './csrf.js';
 import { EmbedOrigins } from './embed-origins.js';
 import { describe, type Logger, redactingLogger } from './logger.js';
-import { authorizeTarget, mintSession, refuseDotSegment } from './mint-route.js';
+import { authorizeMint, mintRoute, refuseInvalidFormRef } from './mint-route.js';
 import { type FormEmbedSessionsOptions, parseOptions } from './options.js';
 import { perUserLimit } from './per-user-limit.js';
 import { resolveUserOnServer } from './resolve-user.js';
@@ -33,25 +33,27 @@ export function formEmbedSessions(options: FormEmbedSessionsOptions): Router {
   for (const path of ['/forms/:formId/session', '/core-forms/:slug/session']) {
     router.post(
       path,
-      refuseDotSegment,
+      refuseInvalidFormRef,
       requireJson,
       readJsonBody,
       resolveUser,
-      authorizeTarget(mintDependencies),
+      authorizeMint(mintDependencies),
       limit,
-      mintSession(mintDependencies),
+      mintRoute(mintDependencies),
     );
   }
   router.get(
     CATALOGUE_PATH,
     resolveUser,
-    catalogue({ client, authorize: config.authorize, logger }),
+    catalogueRoute({ client, authorize: config.authorize, logger }),
   );
-  router.use(() => {
-    throw sessionError('not_found', 'No such form-session route.');
-  });
+  router.use(noSuchRoute);
   router.use(answerError(logger));
   return router;
+}
+
+function noSuchRoute(): never {
+  throw sessionError('not_found', 'No such form-session route.');
 }
 
 function noStore(_req: Request, res: Response, next: NextFunction): void {
@@ -61,7 +63,12 @@ function noStore(_req: Request, res: Response, next: NextFunction): void {
 
 /** Every failure leaves as a SessionError: the middleware's own, the service's, or a malformed request. */
 function answerError(logger: Logger) {
-  return (error: unknown, _req: Request, res: Response, next: NextFunction): void => {
+  return function answerError(
+    error: unknown,
+    _req: Request,
+    res: Response,
+    next: NextFunction,
+  ): void {
     if (res.headersSent) {
       next(error);
     } else if (error instanceof SessionErrorResponse) {

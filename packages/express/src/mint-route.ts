@@ -1,7 +1,9 @@
 import {
+  FORM_REF_MAX_LENGTH,
   type FormTarget,
   isDotSegment,
   isOnEmbedOrigin,
+  isValidFormRef,
   type MintResponse,
 } from '@form-embed/protocol';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
@@ -27,26 +29,30 @@ export function targetOf(req: Request): FormTarget {
 }
 
 /**
- * Refuses a form id or slug that is empty, `.` or `..` (as Express decoded it, so `%2E%2E` too):
- * placed in the upstream path, a URL parser would resolve it as a dot segment and send the
- * API-keyed POST to another endpoint. Runs before `authorize`, the per-user limit and any
- * upstream request.
+ * Refuses a form id or slug that is empty, `.`, `..` (as Express decoded it, so `%2E%2E` too) or
+ * over 200 characters (docs/contract.md#form-ids): placed in the upstream path, a dot segment
+ * would send the API-keyed POST to another endpoint, and a long id grows threefold when encoded
+ * until the service refuses the request line. Runs before `authorize`, the per-user limit and
+ * any upstream request.
  */
-export function refuseDotSegment(req: Request, _res: Response, next: NextFunction): void {
+export function refuseInvalidFormRef(req: Request, _res: Response, next: NextFunction): void {
   const target = targetOf(req);
   const value = target.kind === 'form' ? target.formId : target.slug;
-  if (isDotSegment(value)) {
+  if (!isValidFormRef(value)) {
+    const what = target.kind === 'form' ? 'form id' : 'Core form slug';
     throw sessionError(
       'invalid_request',
-      `The ${target.kind === 'form' ? 'form id' : 'Core form slug'} is not a valid path segment.`,
+      isDotSegment(value)
+        ? `The ${what} is not a valid path segment.`
+        : `The ${what} must be at most ${FORM_REF_MAX_LENGTH} characters.`,
     );
   }
   next();
 }
 
 /** The `authorize` veto on the route's form: a refusal is `forbidden`. */
-export function authorizeTarget(deps: MintDependencies): RequestHandler {
-  return async (req, _res, next) => {
+export function authorizeMint(deps: MintDependencies): RequestHandler {
+  return async function authorizeTarget(req, _res, next) {
     const target = targetOf(req);
     if (!(await isAuthorized(deps.authorize, req, target, deps.logger))) {
       throw sessionError(
@@ -63,8 +69,8 @@ export function authorizeTarget(deps: MintDependencies): RequestHandler {
  * alongside the first mint), then the embedUrl is checked against the embed origin of the
  * form's kind before anything reaches the browser.
  */
-export function mintSession(deps: MintDependencies): RequestHandler {
-  return async (req: Request, res: Response) => {
+export function mintRoute(deps: MintDependencies): RequestHandler {
+  return async function mintSession(req: Request, res: Response) {
     const target = targetOf(req);
     const originsPending = deps.embedOrigins.get();
     originsPending.catch(() => {}); // awaited below; the mint's own failure may come first

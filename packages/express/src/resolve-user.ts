@@ -14,7 +14,11 @@ export function resolveUserOnServer(
   resolveUser: FormEmbedSessionsConfig['resolveUser'],
   logger: Logger,
 ) {
-  return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
+  return async function resolveUserOnServer(
+    req: Request,
+    res: Response,
+    next: NextFunction,
+  ): Promise<void> {
     let user: unknown;
     try {
       user = await resolveUser(req);

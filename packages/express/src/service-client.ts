@@ -167,6 +167,11 @@ export class ServiceClient {
           "The organisation's rate limit at the service was reached.",
           answer.retryAfter,
         );
+      case 414:
+      case 431:
+        // The request line or headers were too long for the service: the same request cannot succeed.
+        this.#config.logger.warn(`the service refused ${route} as too long (${answer.status})`);
+        return sessionError('invalid_request', 'The service refused the request as too long.');
       case 502:
       case 503:
       case 504:

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import { SessionErrorBodySchema } from '@form-embed/protocol';
+import { after, before, describe, test } from 'node:test';
+import { FORM_REF_MAX_LENGTH, SessionErrorBodySchema } from '@form-embed/protocol';
 import { fixtureIds, type Sandbox, startSandbox } from '@form-embed/sandbox';
-import { type MountedMiddleware, mountMiddleware } from './helpers/harness.js';
+import { answerMe, startFakeUpstream } from './helpers/fake-upstream.js';
+import { type Answer, type MountedMiddleware, mountMiddleware } from './helpers/harness.js';
 import { SecretWatch } from './helpers/secret-watch.js';
 
 const watch = new SecretWatch();
@@ -19,7 +20,7 @@ before(async () => {
       authorizeCalls += 1;
       return true;
     },
-    // One mint per window: a dot segment that reached the limit would spend it.
+    // One mint per window: a refused id that reached the limit would spend it.
     limit: { mints: 1, windowMs: 60_000 },
   });
 });
@@ -35,36 +36,95 @@ after(async () => {
   await watch.assertNoSecret([sandbox.apiKey]);
 });
 
-const dotSegments = ['%2E%2E', '%2e%2e', '.%2E', '..', '%2E', '.'];
-
-for (const route of ['forms', 'core-forms']) {
-  for (const segment of dotSegments) {
-    test(`a ${route} mint naming the dot segment ${segment} is invalid_request before authorize, the per-user limit or any upstream request`, async () => {
-      const statsBefore = sandbox.control.stats();
-      const upstreamBefore = portal.upstream.length;
-      const authorizeBefore = authorizeCalls;
-      const answer = await portal.rawRequest(`/${route}/${segment}/session`, {
-        method: 'POST',
-        session: 'adele',
-      });
-      assert.equal(answer.status, 400, answer.text);
-      const { error } = SessionErrorBodySchema.parse(answer.body);
-      assert.equal(error.code, 'invalid_request');
-      assert.equal(error.retryable, false);
-      assert.match(error.message, /not a valid path segment/);
-      assert.equal(answer.headers.get('cache-control'), 'no-store');
-      assert.deepEqual(sandbox.control.stats(), statsBefore, 'no request reached the service');
-      assert.equal(portal.upstream.length, upstreamBefore);
-      assert.equal(authorizeCalls, authorizeBefore, 'authorize was not asked');
-    });
-  }
+/** The mint is refused as invalid_request, and nothing was asked: authorize, the limit, the service. */
+async function assertRefusedBeforeAnything(send: () => Promise<Answer>, message: RegExp) {
+  const statsBefore = sandbox.control.stats();
+  const upstreamBefore = portal.upstream.length;
+  const authorizeBefore = authorizeCalls;
+  const answer = await send();
+  assert.equal(answer.status, 400, answer.text);
+  const { error } = SessionErrorBodySchema.parse(answer.body);
+  assert.equal(error.code, 'invalid_request');
+  assert.equal(error.retryable, false);
+  assert.match(error.message, message);
+  assert.equal(answer.headers.get('cache-control'), 'no-store');
+  assert.deepEqual(sandbox.control.stats(), statsBefore, 'no request reached the service');
+  assert.equal(portal.upstream.length, upstreamBefore);
+  assert.equal(authorizeCalls, authorizeBefore, 'authorize was not asked');
 }
 
-test('after every refused dot segment the user still has their one mint: the limit was not spent', async () => {
-  const answer = await portal.mint(
-    { kind: 'form', formId: fixtureIds.forms.microsoft },
-    { session: 'adele' },
-  );
-  assert.equal(answer.status, 200, answer.text);
-  assert.ok(watch.handles.size > 0, 'the watch saw the minted handle');
+describe('form ids and slugs the browser names (docs/contract.md#form-ids)', () => {
+  const dotSegments = ['%2E%2E', '%2e%2e', '.%2E', '..', '%2E', '.'];
+  for (const route of ['forms', 'core-forms']) {
+    for (const segment of dotSegments) {
+      test(`a ${route} mint naming the dot segment ${segment} is invalid_request before authorize, the per-user limit or any upstream request`, async () => {
+        await assertRefusedBeforeAnything(
+          () =>
+            portal.rawRequest(`/${route}/${segment}/session`, { method: 'POST', session: 'adele' }),
+          /not a valid/,
+        );
+      });
+    }
+
+    test(`a ${route} mint naming an id over ${FORM_REF_MAX_LENGTH} characters is invalid_request, not retryable, before authorize, the limit or any upstream request`, async () => {
+      for (const id of ['x'.repeat(FORM_REF_MAX_LENGTH + 1), ':'.repeat(2_000)]) {
+        await assertRefusedBeforeAnything(
+          () =>
+            portal.rawRequest(`/${route}/${encodeURIComponent(id)}/session`, {
+              method: 'POST',
+              session: 'adele',
+            }),
+          /at most 200 characters/,
+        );
+      }
+    });
+  }
+
+  test('after every refused id the user still has their one mint: the limit was not spent', async () => {
+    const answer = await portal.mint(
+      { kind: 'form', formId: fixtureIds.forms.microsoft },
+      { session: 'adele' },
+    );
+    assert.equal(answer.status, 200, answer.text);
+    assert.ok(watch.handles.size > 0, 'the watch saw the minted handle');
+  });
+});
+
+describe('an upstream that refuses the request line or headers as too long', () => {
+  for (const status of [414, 431]) {
+    test(`an upstream ${status} with no body is invalid_request, not retryable, and no error log blames baseUrl`, async () => {
+      const upstream = await startFakeUpstream((req, res) => {
+        if (answerMe(req, res)) return;
+        res.writeHead(status, { connection: 'close' }).end();
+      });
+      const refused = await mountMiddleware(watch, {
+        apiKey: sandbox.apiKey,
+        baseUrl: upstream.baseUrl,
+        resolveUser: () => ({ clientId: fixtureIds.clients.contoso }),
+      });
+      try {
+        const logsBefore = watch.logLines.length;
+        const answer = await refused.mint({
+          kind: 'form',
+          formId: 'f'.repeat(FORM_REF_MAX_LENGTH),
+        });
+        assert.equal(answer.status, 400, answer.text);
+        const { error } = SessionErrorBodySchema.parse(answer.body);
+        assert.equal(error.code, 'invalid_request');
+        assert.equal(error.retryable, false);
+        const logged = watch.logLines.slice(logsBefore);
+        assert.ok(
+          logged.every((line) => !line.message.includes('baseUrl')),
+          JSON.stringify(logged),
+        );
+        assert.ok(
+          upstream.requests.some((line) => line.startsWith('POST ')),
+          'the mint was sent',
+        );
+      } finally {
+        await refused.close();
+        await upstream.close();
+      }
+    });
+  }
 });
