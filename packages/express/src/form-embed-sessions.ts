@@ -3,10 +3,11 @@ import express, { type NextFunction, type Request, type Response, type Router } 
 import { catalogueRoute } from './catalogue-route.js';
 import { refuseCrossSite, requireJson } from './csrf.js';
 import { EmbedOrigins } from './embed-origins.js';
-import { describe, type Logger, redactingLogger } from './logger.js';
+import { describe, type Logger, messageFirst, redactingLogger } from './logger.js';
+import { countMint } from './mint-metrics.js';
 import { authorizeMint, mintRoute, refuseInvalidFormRef } from './mint-route.js';
 import { type FormEmbedSessionsOptions, parseOptions } from './options.js';
-import { perUserLimit } from './per-user-limit.js';
+import { perUserLimits } from './per-user-limit.js';
 import { resolveUserOnServer } from './resolve-user.js';
 import { ServiceClient } from './service-client.js';
 import { SessionErrorResponse, sendSessionError, sessionError } from './session-error-response.js';
@@ -19,12 +20,12 @@ import { SessionErrorResponse, sendSessionError, sessionError } from './session-
  */
 export function formEmbedSessions(options: FormEmbedSessionsOptions): Router {
   const config = parseOptions(options);
-  const logger = redactingLogger(config.logger, config.apiKey);
+  const logger = redactingLogger(messageFirst(config.logger), config.apiKey);
   const client = new ServiceClient({ ...config, logger });
   const embedOrigins = new EmbedOrigins(client);
   const mintDependencies = { client, embedOrigins, authorize: config.authorize, logger };
   const resolveUser = resolveUserOnServer(config.resolveUser, logger);
-  const limit = perUserLimit(config.limit, logger);
+  const limits = perUserLimits(config.limit, logger);
   // The body is read only so that a malformed one is refused; nothing in it is used.
   const readJsonBody = express.json({ limit: '16kb', type: () => true });
 
@@ -33,18 +34,20 @@ export function formEmbedSessions(options: FormEmbedSessionsOptions): Router {
   for (const path of ['/forms/:formId/session', '/core-forms/:slug/session']) {
     router.post(
       path,
+      countMint,
       refuseInvalidFormRef,
       requireJson,
       readJsonBody,
       resolveUser,
       authorizeMint(mintDependencies),
-      limit,
+      limits.mint,
       mintRoute(mintDependencies),
     );
   }
   router.get(
     CATALOGUE_PATH,
     resolveUser,
+    limits.catalogue,
     catalogueRoute({ client, authorize: config.authorize, logger }),
   );
   router.use(noSuchRoute);

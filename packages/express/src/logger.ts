@@ -1,10 +1,38 @@
 /**
  * Where the middleware reports what an operator should know. `console` fits; so does any logger
- * with `warn` and `error` taking a message and a details object.
+ * with `warn` and `error` taking a message and a details object, and a pino logger as it is
+ * (called the pino way, details first, so they become fields of the line).
  */
 export interface Logger {
   warn(message: string, details?: Record<string, unknown>): void;
   error(message: string, details?: Record<string, unknown>): void;
+}
+
+/** A pino logger, told apart from others by pino's `levels` object (`{labels, values}`). */
+interface PinoLike {
+  levels: { labels: object; values: object };
+  warn(details: object, message: string): void;
+  error(details: object, message: string): void;
+}
+
+function isPino(logger: object): logger is PinoLike {
+  const levels = (logger as { levels?: unknown }).levels;
+  return (
+    typeof levels === 'object' &&
+    levels !== null &&
+    typeof (levels as PinoLike['levels']).labels === 'object' &&
+    typeof (levels as PinoLike['levels']).values === 'object'
+  );
+}
+
+/** `logger` as the middleware calls it: a pino logger gets `(details, message)`, others as given. */
+export function messageFirst(logger: Logger): Logger {
+  if (!isPino(logger)) return logger;
+  const pino = logger;
+  return {
+    warn: (message, details) => pino.warn(details ?? {}, message),
+    error: (message, details) => pino.error(details ?? {}, message),
+  };
 }
 
 const REDACTED = '[redacted]';

@@ -12,17 +12,35 @@ import type { Logger } from './logger.js';
 /** What `resolveUser` returns: the FormSessionRequest `user`, or undefined when nobody is signed in. */
 export type ResolvedUser = FormSessionUser | undefined;
 
-/** The per-user mint limit. */
+/** The per-user limits: of mints, and of catalogue (`GET /forms`) requests. */
 export interface MintLimitOptions {
-  /** Mints one portal user may start per window. Defaults to `10`. */
+  /** Mints one portal user (or, signed out, one client address) may start per window. Defaults to `10`. */
   mints?: number;
-  /** The window in milliseconds. Defaults to `60_000` (one minute). */
+  /** Catalogue requests one portal user (or client address) may make per window. Defaults to `30`. */
+  catalogue?: number;
+  /** The window in milliseconds, of both limits. Defaults to `60_000` (one minute). */
   windowMs?: number;
   /**
    * Where the counts live: any express-rate-limit `Store` (Redis, Memcached, ...), so several
-   * portal instances can share one limit. Defaults to a new in-memory `MemoryStore`.
+   * portal instances can share one limit. Defaults to a new in-memory `MemoryStore` per limit.
    */
   store?: Store;
+  /**
+   * Put before every key, so that two portals (or two mounts) sharing one store never share
+   * counts. Defaults to `form-embed:` and the mount path, e.g. `form-embed:/form-sessions:`.
+   */
+  prefix?: string;
+  /**
+   * How long a request waits for `store` before it goes on as if the store had failed, in
+   * milliseconds. Defaults to `100`.
+   */
+  storeTimeoutMs?: number;
+  /**
+   * When `store` fails or does not answer in time: `true` lets the request through uncounted
+   * (the service's own limit of 120 mints a minute still guards the organisation), `false`
+   * refuses it with `unavailable`. Defaults to `true`.
+   */
+  passOnStoreError?: boolean;
 }
 
 /** Options of `formEmbedSessions(options)`. */
@@ -68,7 +86,15 @@ export interface FormEmbedSessionsConfig {
   authorize: NonNullable<FormEmbedSessionsOptions['authorize']>;
   paths: ServicePaths;
   timeoutMs: number;
-  limit: { mints: number; windowMs: number; store: Store | undefined };
+  limit: {
+    mints: number;
+    catalogue: number;
+    windowMs: number;
+    store: Store | undefined;
+    prefix: string | undefined;
+    storeTimeoutMs: number;
+    passOnStoreError: boolean;
+  };
   logger: Logger;
   fetch: typeof fetch;
 }
@@ -115,6 +141,10 @@ const optionsSchema = z.strictObject({
           .int({ error: 'must be a whole number of mints' })
           .positive('must be at least 1')
           .optional(),
+        catalogue: z
+          .int({ error: 'must be a whole number of requests' })
+          .positive('must be at least 1')
+          .optional(),
         windowMs: z
           .int({ error: 'must be a whole number of milliseconds' })
           .min(1000, 'must be at least 1000 (milliseconds)')
@@ -130,8 +160,17 @@ const optionsSchema = z.strictObject({
             { message: 'must be an express-rate-limit Store (increment, decrement, resetKey)' },
           )
           .optional(),
+        prefix: z.string({ error: 'must be a string' }).optional(),
+        storeTimeoutMs: z
+          .int({ error: 'must be a whole number of milliseconds' })
+          .positive('must be more than 0')
+          .optional(),
+        passOnStoreError: z.boolean({ error: 'must be true or false' }).optional(),
       },
-      { error: 'must be an object: {mints?, windowMs?, store?}' },
+      {
+        error:
+          'must be an object: {mints?, catalogue?, windowMs?, store?, prefix?, storeTimeoutMs?, passOnStoreError?}',
+      },
     )
     .optional(),
   logger: z
@@ -148,7 +187,13 @@ const optionsSchema = z.strictObject({
 });
 
 export const defaultTimeoutMs = 10_000;
-export const defaultMintLimit = { mints: 10, windowMs: 60_000 } as const;
+export const defaultMintLimit = {
+  mints: 10,
+  catalogue: 30,
+  windowMs: 60_000,
+  storeTimeoutMs: 100,
+  passOnStoreError: true,
+} as const;
 
 /**
  * Validates `options` and fills in the defaults, without touching `options`.
@@ -167,9 +212,10 @@ export function parseOptions(options: FormEmbedSessionsOptions): FormEmbedSessio
     paths: { ...defaultServicePaths, ...dropUndefined(parsed.paths ?? {}) },
     timeoutMs: parsed.timeoutMs ?? defaultTimeoutMs,
     limit: {
-      mints: limit.mints ?? defaultMintLimit.mints,
-      windowMs: limit.windowMs ?? defaultMintLimit.windowMs,
+      ...defaultMintLimit,
+      ...dropUndefined(limit),
       store: limit.store,
+      prefix: limit.prefix,
     },
     logger: parsed.logger ?? consoleLogger,
     fetch: parsed.fetch ?? ((input, init) => globalThis.fetch(input, init)),

@@ -1,52 +1,85 @@
 import type { Request, RequestHandler, Response } from 'express';
-import { ipKeyGenerator, MemoryStore, rateLimit } from 'express-rate-limit';
-import type { Logger } from './logger.js';
+import { MemoryStore, rateLimit } from 'express-rate-limit';
+import { GuardedStore, StoreBypassed } from './guarded-store.js';
+import { type LimitName, limitKey } from './limit-key.js';
+import { describe, type Logger } from './logger.js';
+import { recordLimitRefusal } from './metrics.js';
 import type { FormEmbedSessionsConfig } from './options.js';
 import { resolvedUserOf } from './resolve-user.js';
-import { sendSessionError } from './session-error-response.js';
+import { sendSessionError, sessionError } from './session-error-response.js';
+
+type LimitConfig = FormEmbedSessionsConfig['limit'];
 
 /**
- * The per-user mint limit, kept by express-rate-limit: one portal user may start
- * `limit.mints` mints per `limit.windowMs`, so nobody alone can spend the organisation's
- * 120 mints a minute. Keyed by the user `resolveUser` returned (by IP address when nobody is
- * signed in); a refusal is `rate_limited` with `Retry-After`.
+ * The per-user limits, kept by express-rate-limit in `limit.store` (one in-memory store each by
+ * default): `mint` allows `limit.mints` mints per `limit.windowMs`, so nobody alone can spend
+ * the organisation's 120 mints a minute; `catalogue` allows `limit.catalogue` `GET /forms`. Each
+ * counts the user `resolveUser` returned (the client address when nobody is signed in), under
+ * the keys `limitKey` builds. A refusal is `rate_limited` with `Retry-After`. A portal's own
+ * store is guarded: a failing or slow store never fails or stalls a request (`GuardedStore`).
  */
-export function perUserLimit(
-  limit: FormEmbedSessionsConfig['limit'],
+export function perUserLimits(
+  limit: LimitConfig,
+  logger: Logger,
+): Record<LimitName, RequestHandler> {
+  return {
+    mint: perUserLimit('mint', limit.mints, limit, logger),
+    catalogue: perUserLimit('catalogue', limit.catalogue, limit, logger),
+  };
+}
+
+function perUserLimit(
+  name: LimitName,
+  max: number,
+  limit: LimitConfig,
   logger: Logger,
 ): RequestHandler {
+  const store =
+    limit.store === undefined
+      ? new MemoryStore()
+      : new GuardedStore(limit.store, {
+          windowMs: limit.windowMs,
+          timeoutMs: limit.storeTimeoutMs,
+          passOnStoreError: limit.passOnStoreError,
+          logger,
+        });
   return rateLimit({
     windowMs: limit.windowMs,
-    limit: limit.mints,
-    store: limit.store ?? new MemoryStore(),
+    limit: max,
+    store,
+    passOnStoreError: limit.passOnStoreError,
     legacyHeaders: false,
     standardHeaders: false,
-    keyGenerator: userKey,
-    handler: (req, res) => {
-      const resetTime = (req as Request & { rateLimit?: { resetTime?: Date } }).rateLimit
-        ?.resetTime;
-      const seconds =
-        resetTime === undefined
-          ? Math.ceil(limit.windowMs / 1000)
-          : Math.max(1, Math.ceil((resetTime.getTime() - Date.now()) / 1000));
-      sendSessionError(res, {
-        code: 'rate_limited',
-        message: `This user reached the mint limit (${limit.mints} per ${limit.windowMs} ms).`,
-        retryable: true,
-        status: 429,
-        retryAfter: String(seconds),
-      });
+    keyGenerator: (req, res) => limitKey(req, limit.prefix, name, resolvedUserOf(res)),
+    handler: function refuseOverLimit(req: Request, res: Response) {
+      const signedIn = resolvedUserOf(res) !== undefined;
+      recordLimitRefusal(name, signedIn ? 'user' : 'address');
+      const what = name === 'mint' ? 'mint' : 'catalogue';
+      const whose = signedIn ? 'This user' : 'This client address';
+      sendSessionError(
+        res,
+        sessionError(
+          'rate_limited',
+          `${whose} reached the ${what} limit (${max} per ${limit.windowMs} ms).`,
+          String(secondsToReset(req, limit.windowMs)),
+        ).answer,
+      );
     },
     logger: {
-      warn: (error, message) => logger.warn(message ?? 'rate limiter warning', { error }),
-      error: (error, message) => logger.error(message ?? 'rate limiter error', { error }),
+      warn: (error, message) =>
+        logger.warn(message ?? 'rate limiter warning', { error: describe(error) }),
+      error: (error, message) => {
+        if (error instanceof StoreBypassed) return;
+        logger.error(message ?? 'rate limiter error', { error: describe(error) });
+      },
     },
     validate: { xForwardedForHeader: false },
   });
 }
 
-function userKey(req: Request, res: Response): string {
-  const user = resolvedUserOf(res);
-  if (user === undefined) return `ip:${ipKeyGenerator(req.ip ?? '')}`;
-  return `user:${JSON.stringify([user.clientId ?? '', user.microsoftTenantId ?? '', user.userIdentifier ?? ''])}`;
+/** Whole seconds until the window of this request's key resets, at least 1. */
+function secondsToReset(req: Request, windowMs: number): number {
+  const resetTime = (req as Request & { rateLimit?: { resetTime?: Date } }).rateLimit?.resetTime;
+  if (resetTime === undefined) return Math.ceil(windowMs / 1000);
+  return Math.max(1, Math.ceil((resetTime.getTime() - Date.now()) / 1000));
 }

@@ -10,6 +10,7 @@ import {
 } from '@form-embed/protocol';
 import type { z } from 'zod';
 import type { Logger } from './logger.js';
+import { recordUpstream } from './metrics.js';
 import type { FormEmbedSessionsConfig, ResolvedUser } from './options.js';
 import { SessionErrorResponse, sessionError } from './session-error-response.js';
 
@@ -104,6 +105,7 @@ export class ServiceClient {
       Accept: 'application/json',
     };
     if (body !== undefined) headers['Content-Type'] = 'application/json';
+    const startedAt = performance.now();
     try {
       const response = await this.#config.fetch(url, {
         method,
@@ -113,6 +115,7 @@ export class ServiceClient {
         signal: AbortSignal.timeout(timeoutMs),
       });
       const text = await response.text();
+      recordUpstream(route, method, startedAt, response.status);
       return {
         status: response.status,
         retryAfter: readableRetryAfter(response.headers.get('Retry-After')),
@@ -120,6 +123,7 @@ export class ServiceClient {
       };
     } catch (error) {
       const timedOut = error instanceof Error && error.name === 'TimeoutError';
+      recordUpstream(route, method, startedAt, timedOut ? 'timeout' : 'network');
       this.#config.logger.warn(
         timedOut
           ? `the service did not answer ${method} ${route} within timeoutMs (${timeoutMs} ms)`

@@ -4,6 +4,7 @@ import {
   type SessionErrorDetail,
 } from '@form-embed/protocol';
 import type { Response } from 'express';
+import { noteOutcome } from './mint-metrics.js';
 
 /** A SessionError as the middleware answers it: the body's detail, the status, and `Retry-After` when due. */
 export interface SessionErrorAnswer extends SessionErrorDetail {
@@ -35,6 +36,7 @@ export function sessionError(
 
 /** Sends `{error: {code, message, retryable}}` with the status, `Retry-After` when due, never cached. */
 export function sendSessionError(res: Response, answer: SessionErrorAnswer): void {
+  noteOutcome(res, answer.code);
   res.status(answer.status);
   res.set('Cache-Control', 'no-store');
   if (answer.retryAfter !== undefined) res.set('Retry-After', answer.retryAfter);

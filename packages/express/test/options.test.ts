@@ -66,6 +66,26 @@ const badOptions: Array<[string, (options: FormEmbedSessionsOptions) => unknown,
     /option `limit\.windowMs`/,
   ],
   ['a store that is not a Store', (o) => ({ ...o, limit: { store: {} } }), /option `limit\.store`/],
+  [
+    'a zero catalogue limit',
+    (o) => ({ ...o, limit: { catalogue: 0 } }),
+    /option `limit\.catalogue`/,
+  ],
+  [
+    'a prefix that is not a string',
+    (o) => ({ ...o, limit: { prefix: 1 } }),
+    /option `limit\.prefix`/,
+  ],
+  [
+    'a store timeout of 0',
+    (o) => ({ ...o, limit: { storeTimeoutMs: 0 } }),
+    /option `limit\.storeTimeoutMs`/,
+  ],
+  [
+    'a passOnStoreError that is not a boolean',
+    (o) => ({ ...o, limit: { passOnStoreError: 'no' } }),
+    /option `limit\.passOnStoreError`/,
+  ],
   ['a logger without warn and error', (o) => ({ ...o, logger: console.log }), /option `logger`/],
   ['a fetch that is not a function', (o) => ({ ...o, fetch: 'fetch' }), /option `fetch`/],
   ['a misspelt option', (o) => ({ ...o, apikey: 'x' }), /unknown option `apikey`/],
@@ -97,7 +117,15 @@ test('options that are not an object throw', () => {
 test('parseOptions fills every default', () => {
   const config = parseOptions(valid());
   assert.equal(config.timeoutMs, 10_000);
-  assert.deepEqual(config.limit, { mints: 10, windowMs: 60_000, store: undefined });
+  assert.deepEqual(config.limit, {
+    mints: 10,
+    catalogue: 30,
+    windowMs: 60_000,
+    store: undefined,
+    prefix: undefined,
+    storeTimeoutMs: 100,
+    passOnStoreError: true,
+  });
   assert.deepEqual(config.paths, defaultServicePaths);
   assert.equal(config.baseUrl, sandbox.baseUrl);
   assert.equal(

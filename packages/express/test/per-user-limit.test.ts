@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, test } from 'node:test';
+import { after, before, beforeEach, describe, test } from 'node:test';
 import { SessionErrorBodySchema } from '@form-embed/protocol';
 import { fixtureIds, type Sandbox, startSandbox } from '@form-embed/sandbox';
 import type { ClientRateLimitInfo, Store } from 'express-rate-limit';
@@ -9,6 +9,7 @@ import { SecretWatch } from './helpers/secret-watch.js';
 const watch = new SecretWatch();
 let sandbox: Sandbox;
 const microsoftForm = { kind: 'form', formId: fixtureIds.forms.microsoft } as const;
+const openForm = { kind: 'form', formId: fixtureIds.forms.open } as const;
 const mintCount = () => sandbox.control.stats()['POST /api/v1/forms/{formId}/session'] ?? 0;
 
 before(async () => {
@@ -145,4 +146,82 @@ test('a pluggable store lets two portal instances share one per-user limit', asy
     await first.close();
     await second.close();
   }
+});
+
+describe('the limit key', () => {
+  test('folds case: Alice@Example.com and alice@example.com share one count, and the service gets the identifier as resolveUser gave it', async () => {
+    const portal = await mountMiddleware(watch, {
+      apiKey: sandbox.apiKey,
+      baseUrl: sandbox.baseUrl,
+      resolveUser: (req) => ({ userIdentifier: req.get('x-upn') as string }),
+      limit: { mints: 2 },
+    });
+    try {
+      const as = (upn: string) => portal.mint(openForm, { headers: { 'x-upn': upn } });
+      assert.equal((await as('Alice@Example.com')).status, 200);
+      assert.equal((await as('alice@example.com')).status, 200);
+      assert.equal((await as('ALICE@EXAMPLE.COM')).status, 429);
+      assert.equal((await as('bob@example.com')).status, 200);
+      const sent = portal.upstream
+        .filter((call) => call.method === 'POST')
+        .map((call) => (call.body as { user: { userIdentifier: string } }).user.userIdentifier);
+      assert.deepEqual(sent, ['Alice@Example.com', 'alice@example.com', 'bob@example.com']);
+    } finally {
+      await portal.close();
+    }
+  });
+
+  test('signed out, mints are counted per client address, apart from signed-in users', async () => {
+    const portal = await mountMiddleware(watch, {
+      apiKey: sandbox.apiKey,
+      baseUrl: sandbox.baseUrl,
+      limit: { mints: 2 },
+    });
+    try {
+      const signedOut = await Promise.all(Array.from({ length: 3 }, () => portal.mint(openForm)));
+      assert.deepEqual(signedOut.map((answer) => answer.status).sort(), [200, 200, 429]);
+      const refused = signedOut.find((answer) => answer.status === 429);
+      assert.match(SessionErrorBodySchema.parse(refused?.body).error.message, /client address/);
+      assert.equal((await portal.mint(openForm, { session: 'adele' })).status, 200);
+    } finally {
+      await portal.close();
+    }
+  });
+});
+
+describe('the catalogue limit', () => {
+  test('GET /forms allows 30 requests per user a minute by default, counted apart from mints', async () => {
+    const portal = await mountMiddleware(watch, {
+      apiKey: sandbox.apiKey,
+      baseUrl: sandbox.baseUrl,
+      limit: { mints: 1 },
+    });
+    try {
+      const answers = await Promise.all(
+        Array.from({ length: 31 }, () => portal.request('/forms', { session: 'adele' })),
+      );
+      assert.equal(answers.filter((answer) => answer.status === 200).length, 30);
+      const refused = answers.find((answer) => answer.status === 429);
+      assert.equal(SessionErrorBodySchema.parse(refused?.body).error.code, 'rate_limited');
+      assert.ok(Number(refused?.headers.get('retry-after')) > 50);
+      assert.equal((await portal.request('/forms', { session: 'megan' })).status, 200);
+      assert.equal((await portal.mint(microsoftForm, { session: 'adele' })).status, 200);
+    } finally {
+      await portal.close();
+    }
+  });
+
+  test('limit.catalogue sets it', async () => {
+    const portal = await mountMiddleware(watch, {
+      apiKey: sandbox.apiKey,
+      baseUrl: sandbox.baseUrl,
+      limit: { catalogue: 1 },
+    });
+    try {
+      assert.equal((await portal.request('/forms', { session: 'adele' })).status, 200);
+      assert.equal((await portal.request('/forms', { session: 'adele' })).status, 429);
+    } finally {
+      await portal.close();
+    }
+  });
 });

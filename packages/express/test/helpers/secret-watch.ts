@@ -38,6 +38,12 @@ export class SecretWatch {
     this.#outsideEmbedUrl.push(text);
   }
 
+  /** A line a logger other than `logger` (e.g. pino) wrote. */
+  recordLogLine(line: string): void {
+    this.texts.push(line);
+    this.#outsideEmbedUrl.push(line);
+  }
+
   record(response: Pick<Response, 'status' | 'headers'>, body: string): void {
     const headers = [...response.headers].map(([name, value]) => `${name}: ${value}`).join('\n');
     this.texts.push(`${response.status}\n${headers}\n\n${body}`);

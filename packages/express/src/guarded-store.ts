@@ -1,0 +1,161 @@
+import type { ClientRateLimitInfo, Options, Store } from 'express-rate-limit';
+import { describe, type Logger } from './logger.js';
+import { sessionError } from './session-error-response.js';
+
+/**
+ * Thrown to express-rate-limit, whose `passOnStoreError` then lets the request through
+ * uncounted. Its logger ignores this one: the outage is logged here, once.
+ */
+export class StoreBypassed extends Error {
+  override readonly name = 'StoreBypassed';
+}
+
+class StoreTimedOut extends Error {
+  override readonly name = 'StoreTimedOut';
+}
+
+/** What every mount and limit sharing one store knows about it, so an outage is logged once. */
+interface StoreHealth {
+  windowMs: number;
+  initOptions: Options | undefined;
+  initFailed: boolean;
+  /** When the current outage began; undefined while the store answers. */
+  outageSince: number | undefined;
+  /** Requests that went on without the store during this outage. */
+  uncounted: number;
+  /** During an outage one request at a time tries the store; the others do not wait. */
+  probing: boolean;
+}
+
+const healthOf = new WeakMap<Store, StoreHealth>();
+
+export interface GuardOptions {
+  windowMs: number;
+  timeoutMs: number;
+  passOnStoreError: boolean;
+  logger: Logger;
+}
+
+/**
+ * The portal's store (e.g. Redis) behind a guard. A request waits for it at most `timeoutMs`;
+ * an error or a late answer begins an outage, logged once, during which requests go on
+ * uncounted (or are refused with `unavailable` when `passOnStoreError` is false) and one request
+ * at a time tries the store again; the first answer ends the outage (also logged) and counting
+ * resumes. A store whose `init` failed (Redis down at start) is initialised again by that try.
+ */
+export class GuardedStore implements Store {
+  readonly #store: Store;
+  readonly #health: StoreHealth;
+  readonly #options: GuardOptions;
+  readonly localKeys: boolean;
+  readonly prefix: string | undefined;
+
+  constructor(store: Store, options: GuardOptions) {
+    const known = healthOf.get(store);
+    if (known !== undefined && known.windowMs !== options.windowMs) {
+      throw new TypeError(
+        `formEmbedSessions: option \`limit.windowMs\` (${options.windowMs}) differs from another mount's (${known.windowMs}) on the same \`limit.store\`: a store keeps one window`,
+      );
+    }
+    this.#health = known ?? {
+      windowMs: options.windowMs,
+      initOptions: undefined,
+      initFailed: false,
+      outageSince: undefined,
+      uncounted: 0,
+      probing: false,
+    };
+    healthOf.set(store, this.#health);
+    this.#store = store;
+    this.#options = options;
+    this.localKeys = store.localKeys ?? false;
+    this.prefix = store.prefix;
+  }
+
+  init(options: Options): void {
+    if (this.#health.initOptions !== undefined) return;
+    this.#health.initOptions = options;
+    Promise.resolve()
+      .then(() => this.#store.init?.(options))
+      .catch((error: unknown) => {
+        this.#health.initFailed = true;
+        this.#failed(error);
+      });
+  }
+
+  async increment(key: string): Promise<ClientRateLimitInfo> {
+    const health = this.#health;
+    const probe = health.outageSince !== undefined;
+    if (probe && health.probing) return this.#uncounted();
+    if (probe) health.probing = true;
+    try {
+      const info = await this.#bounded(this.#increment(key));
+      this.#recovered();
+      return info;
+    } catch (error) {
+      this.#failed(error);
+      return this.#uncounted();
+    } finally {
+      if (probe) health.probing = false;
+    }
+  }
+
+  async decrement(key: string): Promise<void> {
+    await this.#bounded(Promise.resolve(this.#store.decrement(key))).catch(this.#failed);
+  }
+
+  async resetKey(key: string): Promise<void> {
+    await this.#bounded(Promise.resolve(this.#store.resetKey(key))).catch(this.#failed);
+  }
+
+  async #increment(key: string): Promise<ClientRateLimitInfo> {
+    const health = this.#health;
+    if (health.initFailed && health.initOptions !== undefined) {
+      await this.#store.init?.(health.initOptions);
+      health.initFailed = false;
+    }
+    return this.#store.increment(key);
+  }
+
+  #bounded<T>(work: Promise<T>): Promise<T> {
+    const { timeoutMs } = this.#options;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new StoreTimedOut(`no answer within limit.storeTimeoutMs (${timeoutMs} ms)`)),
+        timeoutMs,
+      );
+    });
+    return Promise.race([work, late]).finally(() => clearTimeout(timer));
+  }
+
+  #uncounted(): never {
+    this.#health.uncounted += 1;
+    if (this.#options.passOnStoreError) throw new StoreBypassed();
+    throw sessionError('unavailable', 'The per-user limit cannot be checked at the moment.');
+  }
+
+  readonly #failed = (error: unknown): void => {
+    const health = this.#health;
+    if (health.outageSince !== undefined) return;
+    health.outageSince = Date.now();
+    health.uncounted = 0;
+    this.#options.logger.error(
+      this.#options.passOnStoreError
+        ? "the limit store failed: requests go on without the per-user limits until it answers again (the service's own limit still applies)"
+        : 'the limit store failed: requests are refused with unavailable until it answers again (limit.passOnStoreError is false)',
+      { reason: error instanceof StoreTimedOut ? error.message : describe(error) },
+    );
+  };
+
+  #recovered(): void {
+    const health = this.#health;
+    if (health.outageSince === undefined) return;
+    const seconds = Math.round((Date.now() - health.outageSince) / 1000);
+    health.outageSince = undefined;
+    this.#options.logger.warn('the limit store answers again: counting resumed', {
+      outageSeconds: seconds,
+      uncountedRequests: health.uncounted,
+    });
+  }
+}

@@ -1,0 +1,100 @@
+import type { FormTarget } from '@form-embed/protocol';
+import {
+  type Attributes,
+  type Counter,
+  type Histogram,
+  type MeterProvider,
+  metrics,
+} from '@opentelemetry/api';
+import type { LimitName } from './limit-key.js';
+
+/** The meter's name: the instrumentation scope an SDK shows these instruments under. */
+export const METER_NAME = '@form-embed/express';
+
+/** The instruments and their attributes, as the README lists them. None carries a user, handle or key. */
+export const MetricNames = {
+  mints: 'form_embed.mints',
+  upstreamDuration: 'form_embed.upstream.duration',
+  limitRefusals: 'form_embed.limit.refusals',
+} as const;
+
+interface Instruments {
+  mints: Counter;
+  upstreamDuration: Histogram;
+  limitRefusals: Counter;
+}
+
+// OpenTelemetry's bucket boundaries for HTTP durations, in seconds.
+const DURATION_BUCKETS = [
+  0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10,
+];
+
+let provider: MeterProvider | undefined;
+let instruments: Instruments | undefined;
+
+/**
+ * The instruments of the meter provider registered now. Taken on first use and again whenever
+ * the global provider changes, so a portal may register its SDK after creating the middleware;
+ * until it does, the API's no-op provider makes every record free.
+ */
+function current(): Instruments {
+  const now = metrics.getMeterProvider();
+  if (instruments === undefined || now !== provider) {
+    provider = now;
+    const meter = now.getMeter(METER_NAME);
+    instruments = {
+      mints: meter.createCounter(MetricNames.mints, {
+        description: 'Form-session mint requests answered, by form kind and outcome.',
+        unit: '{mint}',
+      }),
+      upstreamDuration: meter.createHistogram(MetricNames.upstreamDuration, {
+        description: "Duration of requests to the service's API, until the answer is read.",
+        unit: 's',
+        advice: { explicitBucketBoundaries: DURATION_BUCKETS },
+      }),
+      limitRefusals: meter.createCounter(MetricNames.limitRefusals, {
+        description: 'Requests refused by a per-user limit.',
+        unit: '{request}',
+      }),
+    };
+  }
+  return instruments;
+}
+
+/** One answered mint request: `outcome` is `ok` or the SessionError code answered. */
+export function recordMint(kind: FormTarget['kind'], outcome: string, status: number): void {
+  const attributes: Attributes = {
+    'form_embed.form.kind': kind,
+    'form_embed.outcome': outcome,
+    'http.response.status_code': status,
+  };
+  if (outcome !== 'ok') attributes['error.type'] = outcome;
+  current().mints.add(1, attributes);
+}
+
+/**
+ * One request to the service: `endpoint` is its `paths` name (`formSession`, `me`, ...), and
+ * `status` the answer's status, or the failure (`timeout`, `network`) when none came.
+ */
+export function recordUpstream(
+  endpoint: string,
+  method: string,
+  startedAt: number,
+  status: number | 'timeout' | 'network',
+): void {
+  const attributes: Attributes = {
+    'form_embed.upstream.endpoint': endpoint,
+    'http.request.method': method,
+  };
+  if (typeof status === 'number') attributes['http.response.status_code'] = status;
+  if (typeof status !== 'number' || status >= 500) attributes['error.type'] = String(status);
+  current().upstreamDuration.record((performance.now() - startedAt) / 1000, attributes);
+}
+
+/** One request refused by a per-user limit: `subject` says whether a user or a client address was counted. */
+export function recordLimitRefusal(limit: LimitName, subject: 'user' | 'address'): void {
+  current().limitRefusals.add(1, {
+    'form_embed.limit.name': limit,
+    'form_embed.limit.subject': subject,
+  });
+}

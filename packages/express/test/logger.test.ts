@@ -1,0 +1,77 @@
+import assert from 'node:assert/strict';
+import { Writable } from 'node:stream';
+import { after, before, describe, test } from 'node:test';
+import { fixtureIds, type Sandbox, startSandbox } from '@form-embed/sandbox';
+import { pino } from 'pino';
+import { mountMiddleware } from './helpers/harness.js';
+import { SecretWatch } from './helpers/secret-watch.js';
+
+const watch = new SecretWatch();
+let sandbox: Sandbox;
+const microsoftForm = { kind: 'form', formId: fixtureIds.forms.microsoft } as const;
+
+before(async () => {
+  sandbox = await startSandbox();
+});
+
+after(async () => {
+  await sandbox.close();
+  await watch.assertNoSecret([sandbox.apiKey]);
+});
+
+/** A real pino logger writing JSON lines into `lines` (and into the secret watch). */
+function pinoInto(lines: Record<string, unknown>[]) {
+  const destination = new Writable({
+    write(chunk, _encoding, done) {
+      for (const line of String(chunk).split('\n').filter(Boolean)) {
+        watch.recordLogLine(line);
+        lines.push(JSON.parse(line));
+      }
+      done();
+    },
+  });
+  return pino({ level: 'warn' }, destination);
+}
+
+describe('a pino logger', () => {
+  test('is taken as it is: the message is the line msg and the details are fields of the line', async () => {
+    const lines: Record<string, unknown>[] = [];
+    const portal = await mountMiddleware(watch, {
+      apiKey: sandbox.apiKey,
+      baseUrl: sandbox.baseUrl,
+      logger: pinoInto(lines),
+      resolveUser: () => {
+        throw new Error(`portal session store down (${sandbox.apiKey})`);
+      },
+    });
+    try {
+      const answer = await portal.mint(microsoftForm);
+      assert.equal(answer.status, 500);
+      const line = lines.find((entry) => entry.msg === 'resolveUser threw');
+      assert.ok(line, JSON.stringify(lines));
+      assert.equal(line.level, 50);
+      assert.equal(line.error, 'Error: portal session store down ([redacted])');
+    } finally {
+      await portal.close();
+    }
+  });
+
+  test('warnings keep their details too', async () => {
+    const lines: Record<string, unknown>[] = [];
+    const portal = await mountMiddleware(watch, {
+      apiKey: sandbox.apiKey,
+      baseUrl: sandbox.baseUrl,
+      logger: pinoInto(lines),
+    });
+    try {
+      sandbox.control.fail({ kind: 'reset', scope: 'session' });
+      assert.equal((await portal.mint(microsoftForm, { session: 'adele' })).status, 503);
+      const line = lines.find((entry) => String(entry.msg).includes('could not be reached'));
+      assert.ok(line, JSON.stringify(lines));
+      assert.equal(line.level, 40);
+      assert.equal(typeof line.reason, 'string');
+    } finally {
+      await portal.close();
+    }
+  });
+});

@@ -1,0 +1,118 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { fixtureIds, type Sandbox, startSandbox } from '@form-embed/sandbox';
+import { metrics } from '@opentelemetry/api';
+import {
+  AggregationTemporality,
+  type DataPoint,
+  type Histogram,
+  InMemoryMetricExporter,
+  MeterProvider,
+  type MetricData,
+  PeriodicExportingMetricReader,
+} from '@opentelemetry/sdk-metrics';
+import { mountMiddleware } from './helpers/harness.js';
+import { SecretWatch } from './helpers/secret-watch.js';
+
+const watch = new SecretWatch();
+let sandbox: Sandbox;
+const microsoftForm = { kind: 'form', formId: fixtureIds.forms.microsoft } as const;
+const coreForm = { kind: 'coreForm', slug: fixtureIds.coreForms.newStarter } as const;
+
+before(async () => {
+  sandbox = await startSandbox();
+});
+
+after(async () => {
+  metrics.disable();
+  await sandbox.close();
+  await watch.assertNoSecret([sandbox.apiKey]);
+});
+
+/** The exported points of `name`, each as its attributes plus its value (a sum, or a histogram's count). */
+function pointsOf(all: MetricData[], name: string): Record<string, unknown>[] {
+  const metric = all.find((data) => data.descriptor.name === name);
+  assert.ok(metric, `no metric ${name} among ${all.map((data) => data.descriptor.name)}`);
+  return (metric.dataPoints as DataPoint<number | Histogram>[]).map((point) => ({
+    ...point.attributes,
+    value: typeof point.value === 'number' ? point.value : point.value.count,
+  }));
+}
+
+describe('metrics through the OpenTelemetry API', () => {
+  test('an SDK registered after the middleware is created sees mints by kind and outcome, limit refusals and upstream durations, with no user, handle or key in any attribute', async () => {
+    const portal = await mountMiddleware(watch, {
+      apiKey: sandbox.apiKey,
+      baseUrl: sandbox.baseUrl,
+      limit: { mints: 2 },
+    });
+    const exporter = new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE);
+    const reader = new PeriodicExportingMetricReader({ exporter, exportIntervalMillis: 3_600_000 });
+    metrics.setGlobalMeterProvider(new MeterProvider({ readers: [reader] }));
+    try {
+      assert.equal((await portal.mint(microsoftForm, { session: 'adele' })).status, 200);
+      sandbox.control.fail({ kind: 'error', code: 'unavailable', scope: 'session' });
+      assert.equal((await portal.mint(microsoftForm, { session: 'adele' })).status, 503);
+      assert.equal((await portal.mint(coreForm, { session: 'adele' })).status, 429);
+      await reader.forceFlush();
+      const exported = exporter.getMetrics().at(-1)?.scopeMetrics ?? [];
+      assert.deepEqual(
+        exported.map((scope) => scope.scope.name),
+        ['@form-embed/express'],
+      );
+      const all = exported.flatMap((scope) => scope.metrics);
+
+      const mints = pointsOf(all, 'form_embed.mints');
+      assert.deepEqual(
+        new Set(mints),
+        new Set([
+          {
+            'form_embed.form.kind': 'form',
+            'form_embed.outcome': 'ok',
+            'http.response.status_code': 200,
+            value: 1,
+          },
+          {
+            'form_embed.form.kind': 'form',
+            'form_embed.outcome': 'unavailable',
+            'error.type': 'unavailable',
+            'http.response.status_code': 503,
+            value: 1,
+          },
+          {
+            'form_embed.form.kind': 'coreForm',
+            'form_embed.outcome': 'rate_limited',
+            'error.type': 'rate_limited',
+            'http.response.status_code': 429,
+            value: 1,
+          },
+        ]),
+      );
+      assert.deepEqual(pointsOf(all, 'form_embed.limit.refusals'), [
+        { 'form_embed.limit.name': 'mint', 'form_embed.limit.subject': 'user', value: 1 },
+      ]);
+      const upstream = pointsOf(all, 'form_embed.upstream.duration');
+      const sessionPoints = upstream.filter(
+        (point) => point['form_embed.upstream.endpoint'] === 'formSession',
+      );
+      assert.deepEqual(
+        sessionPoints.map((point) => [point['http.response.status_code'], point.value]).sort(),
+        [
+          [200, 1],
+          [503, 1],
+        ],
+      );
+      assert.ok(
+        upstream.some((point) => point['form_embed.upstream.endpoint'] === 'me'),
+        JSON.stringify(upstream),
+      );
+      const everything = JSON.stringify(all);
+      for (const secret of [sandbox.apiKey, fixtureIds.users.adele, fixtureIds.clients.contoso]) {
+        assert.ok(!everything.includes(secret), `${secret} is in an exported metric`);
+      }
+      for (const handle of watch.handles) assert.ok(!everything.includes(handle));
+    } finally {
+      await portal.close();
+    }
+  });
+});
