@@ -1,3 +1,12 @@
+export {
+  FormSessionError,
+  type FormTarget,
+  type KnownSessionErrorCode,
+  type MintResponse,
+  type PortalErrorCode,
+  type Provider,
+  type SessionErrorCode,
+} from '@form-embed/protocol/browser';
 export type {
   FormEmbedErrorEvent,
   FormEmbedRemintEvent,

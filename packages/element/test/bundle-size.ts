@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { build } from 'esbuild';
+import { bundleDefine } from '../scripts/no-bundler-file.js';
 
 /** DESIGN.md budgets, in bytes of gzip (level 9). */
 export const BUNDLE_BUDGET = { withLit: 8.5 * 1024, ownCode: 2.5 * 1024 } as const;
@@ -20,24 +20,9 @@ export interface BundleFigures {
   inputs: string[];
 }
 
-const entry = fileURLToPath(new URL('../src/define.ts', import.meta.url));
-
 async function bundle(external: string[]): Promise<BundleFigures> {
-  const result = await build({
-    entryPoints: [entry],
-    bundle: true,
-    minify: true,
-    format: 'esm',
-    platform: 'browser',
-    target: 'es2022',
-    conditions: ['source'],
-    external,
-    write: false,
-    metafile: true,
-    absWorkingDir: fileURLToPath(new URL('..', import.meta.url)),
-    logLevel: 'silent',
-  });
-  const code = result.outputFiles[0]?.contents ?? new Uint8Array();
+  const result = await bundleDefine({ external });
+  const code = result.outputFiles?.[0]?.contents ?? new Uint8Array();
   return {
     bytes: code,
     minified: code.byteLength,

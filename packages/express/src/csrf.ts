@@ -19,7 +19,7 @@ export function refuseCrossSite(req: Request, _res: Response, next: NextFunction
     site === undefined &&
     origin !== undefined &&
     unsafe &&
-    hostOf(origin) !== req.host?.toLowerCase()
+    hostnameOf(origin) !== req.hostname?.toLowerCase()
   ) {
     throw sessionError(
       'forbidden',
@@ -44,9 +44,11 @@ export function requireJson(req: Request, _res: Response, next: NextFunction): v
   next();
 }
 
-function hostOf(origin: string): string | undefined {
+// Host names, not hosts: Express 4's `req.host` has no port. Another port on this host is
+// same-site, which Sec-Fetch-Site above accepts too.
+function hostnameOf(origin: string): string | undefined {
   try {
-    return new URL(origin).host;
+    return new URL(origin).hostname;
   } catch {
     return undefined;
   }

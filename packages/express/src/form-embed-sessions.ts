@@ -3,6 +3,7 @@ import express, { type NextFunction, type Request, type Response, type Router } 
 import { catalogueRoute } from './catalogue-route.js';
 import { refuseCrossSite, requireJson } from './csrf.js';
 import { EmbedOrigins } from './embed-origins.js';
+import { forwardRejection } from './forward-rejection.js';
 import { describe, type Logger, messageFirst, redactingLogger } from './logger.js';
 import { countMint } from './mint-metrics.js';
 import { authorizeMint, mintRoute, refuseInvalidFormRef } from './mint-route.js';
@@ -24,7 +25,7 @@ export function formEmbedSessions(options: FormEmbedSessionsOptions): Router {
   const client = new ServiceClient({ ...config, logger });
   const embedOrigins = new EmbedOrigins(client);
   const mintDependencies = { client, embedOrigins, authorize: config.authorize, logger };
-  const resolveUser = resolveUserOnServer(config.resolveUser, logger);
+  const resolveUser = forwardRejection(resolveUserOnServer(config.resolveUser, logger));
   const limits = perUserLimits(config.limit, logger);
   // The body is read only so that a malformed one is refused; nothing in it is used.
   const readJsonBody = express.json({ limit: '16kb', type: () => true });
@@ -39,16 +40,16 @@ export function formEmbedSessions(options: FormEmbedSessionsOptions): Router {
       requireJson,
       readJsonBody,
       resolveUser,
-      authorizeMint(mintDependencies),
+      forwardRejection(authorizeMint(mintDependencies)),
       limits.mint,
-      mintRoute(mintDependencies),
+      forwardRejection(mintRoute(mintDependencies)),
     );
   }
   router.get(
     CATALOGUE_PATH,
     resolveUser,
     limits.catalogue,
-    catalogueRoute({ client, authorize: config.authorize, logger }),
+    forwardRejection(catalogueRoute({ client, authorize: config.authorize, logger })),
   );
   router.use(noSuchRoute);
   router.use(answerError(logger));

@@ -1,0 +1,50 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { build } from 'esbuild';
+import { bundleDefine } from '../scripts/no-bundler-file.js';
+
+/** The no-bundler file shares the bundled figure's budget (6 KB gzip, Lit included). */
+const NO_BUNDLER_BUDGET = 6_144;
+
+describe('the no-bundler file (@form-embed/element/bundle)', () => {
+  test(`is one ES module with nothing left to import, within ${NO_BUNDLER_BUDGET} B gzip`, async () => {
+    const result = await bundleDefine();
+    const code = result.outputFiles?.[0]?.contents ?? new Uint8Array();
+    const text = new TextDecoder().decode(code);
+    assert.ok(!/\bimport\s*[\w{*"'(]/.test(text), 'the file still imports a module');
+    assert.ok(text.includes('customElements'), 'the file does not register the element');
+    const gzip = gzipSync(code, { level: 9 }).byteLength;
+    assert.ok(gzip <= NO_BUNDLER_BUDGET, `${gzip} B gzip > ${NO_BUNDLER_BUDGET} B`);
+  });
+});
+
+describe('entries', () => {
+  test('the core entries never import react or @lit/react; the react entry does', async () => {
+    const inputsOf = async (entry: string) => {
+      const result = await build({
+        entryPoints: [entry],
+        bundle: true,
+        write: false,
+        metafile: true,
+        format: 'esm',
+        platform: 'browser',
+        conditions: ['source'],
+        absWorkingDir: fileURLToPath(new URL('..', import.meta.url)),
+        logLevel: 'silent',
+      });
+      return Object.keys(result.metafile.inputs).join('\n');
+    };
+    for (const entry of ['src/index.ts', 'src/define.ts', 'src/react-jsx.ts']) {
+      assert.doesNotMatch(await inputsOf(entry), /node_modules\/(react|@lit\/react)\//, entry);
+    }
+    assert.match(await inputsOf('src/react.ts'), /node_modules\/@lit\/react\//);
+  });
+
+  test('the element entry re-exports what a host needs to handle failures', async () => {
+    const element = await import('@form-embed/element');
+    const protocol = await import('@form-embed/protocol/browser');
+    assert.equal(element.FormSessionError, protocol.FormSessionError);
+  });
+});

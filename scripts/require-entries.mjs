@@ -1,0 +1,31 @@
+// Run by each package's build, in the package's folder, after tsc. The packages are ES modules;
+// a CommonJS app on Node >= 20.19 loads them with require(esm). What it needs from us:
+// - for each `require` condition in `exports`, a one-line `.cjs` file that requires the ES
+//   module, so the file a CommonJS resolver lands on is CommonJS (one module instance: require
+//   and import share Node's module cache);
+// - `.d.cts` twins of the declarations, so TypeScript in a CommonJS project (module node16 or
+//   nodenext) types that require without importing an ES module from a CommonJS file.
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+
+const pkg = JSON.parse(await readFile('package.json', 'utf8'));
+
+for (const [entry, target] of Object.entries(pkg.exports)) {
+  const required = target?.require?.default;
+  const imported = target?.import?.default;
+  if (required === undefined) continue;
+  if (!required.endsWith('.cjs') || imported === undefined) {
+    throw new Error(`exports["${entry}"] needs import.default and a .cjs require.default`);
+  }
+  await writeFile(required, `module.exports = require('./${basename(imported)}');\n`);
+}
+
+const relativeJs = /(['"])(\.{1,2}\/[^'"]+)\.js\1/g;
+for (const file of await readdir('dist', { recursive: true })) {
+  if (!file.endsWith('.d.ts')) continue;
+  const declarations = await readFile(join('dist', file), 'utf8');
+  await writeFile(
+    join('dist', file.replace(/\.d\.ts$/, '.d.cts')),
+    declarations.replace(relativeJs, '$1$2.cjs$1'),
+  );
+}
