@@ -4,6 +4,7 @@ import { formEmbedSessions } from '@form-embed/express';
 import type { FormSessionUser } from '@form-embed/protocol';
 import { type SandboxOptions, startSandbox } from '@form-embed/sandbox';
 import express from 'express';
+import type { Store } from 'express-rate-limit';
 import { createServer as createViteServer, type ViteDevServer } from 'vite';
 import { controlProxy } from './control-proxy.js';
 import { isPersonaId, personas } from './personas.js';
@@ -18,6 +19,8 @@ export interface DemoOptions {
   sandbox?: SandboxOptions;
   /** The per-user mint limit of the middleware, per minute. */
   mintsPerMinute?: number;
+  /** Where the middleware keeps its per-user counts (`limit.store`). Defaults to memory. */
+  limitStore?: Store;
 }
 
 export interface Demo {
@@ -44,7 +47,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
       apiKey: service.apiKey,
       baseUrl: service.baseUrl,
       resolveUser: (req) => (sandbox ? personas[signedInPersona(req)].user : realUser),
-      ...(options.mintsPerMinute ? { limit: { mints: options.mintsPerMinute } } : {}),
+      limit: { mints: options.mintsPerMinute, store: options.limitStore },
     }),
   );
 

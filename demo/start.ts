@@ -1,6 +1,7 @@
 // `npm start`: the demo portal on the sandbox, or on a real service when
 // FORM_EMBED_BASE_URL and FORM_EMBED_API_KEY are set.
 import { FormSessionUserSchema } from '@form-embed/protocol';
+import { type LimitStore, redisLimitStore } from './redis-store.js';
 import { startDemo } from './server.js';
 
 const baseUrl = process.env.FORM_EMBED_BASE_URL;
@@ -37,8 +38,17 @@ if (!Number.isInteger(port) || port < 0 || port > 65_535) {
   process.exit(2);
 }
 
+const redisUrl = process.env.FORM_EMBED_REDIS_URL;
+const limitStore: LimitStore | undefined = redisUrl
+  ? await redisLimitStore(redisUrl).catch((error: Error) => {
+      console.error(`FORM_EMBED_REDIS_URL: Redis could not be reached (${error.message}).`);
+      process.exit(2);
+    })
+  : undefined;
+
 const demo = await startDemo({
   port,
+  limitStore: limitStore?.store,
   // A tester reminting by hand outruns the middleware's default of 10 mints a minute per user.
   mintsPerMinute: 60,
   service: baseUrl && apiKey ? { baseUrl, apiKey, user: userFromEnvironment() } : undefined,
@@ -59,6 +69,11 @@ if (demo.sandbox) {
 } else {
   console.log(`Real service     ${baseUrl} (API key from FORM_EMBED_API_KEY, not shown)`);
 }
+console.log(
+  limitStore
+    ? `Per-user limits  in Redis at ${limitStore.shownUrl} (FORM_EMBED_REDIS_URL)`
+    : 'Per-user limits  in memory (set FORM_EMBED_REDIS_URL to keep them in Redis)',
+);
 console.log(`\nform-embed demo  ${demo.url}\n\nCtrl-C stops everything.`);
 
 let closing = false;
@@ -67,6 +82,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     if (closing) process.exit(1);
     closing = true;
     await demo.close();
+    await limitStore?.close();
     process.exit(0);
   });
 }

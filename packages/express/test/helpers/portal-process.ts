@@ -1,0 +1,69 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { fixtureIds } from '@form-embed/sandbox';
+import type { Answer } from './harness.js';
+import type { LogLine, SecretWatch } from './secret-watch.js';
+
+/** A portal instance (`redis-portal.ts`) in a Node process of its own. */
+export interface PortalProcess {
+  url: string;
+  /** Its log lines so far, in order. */
+  logs: LogLine[];
+  /** A mint of the open form for `user` through the mount at `mount`. */
+  mint(user: string, mount?: string): Promise<Answer>;
+  stop(): Promise<void>;
+}
+
+const script = fileURLToPath(new URL('./redis-portal.ts', import.meta.url));
+
+/** Starts `redis-portal.ts` with `env`; every answer and log line goes through `watch`. */
+export async function startPortalProcess(
+  watch: SecretWatch,
+  env: Record<string, string>,
+): Promise<PortalProcess> {
+  const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', script], {
+    env: { ...process.env, ...env },
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const logs: LogLine[] = [];
+  const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
+  const url = await new Promise<string>((resolve, reject) => {
+    child.once('exit', (code) =>
+      reject(new Error(`redis-portal exited (${code}) before it listened`)),
+    );
+    lines.on('line', (line) => {
+      const parsed = JSON.parse(line) as { url?: string } & LogLine;
+      if (parsed.url !== undefined) return resolve(parsed.url);
+      watch.recordLogLine(line);
+      logs.push(parsed);
+    });
+  });
+  return {
+    url,
+    logs,
+    mint: async (user, mount = '/form-sessions') => {
+      const response = await fetch(`${url}${mount}/forms/${fixtureIds.forms.open}/session`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'sec-fetch-site': 'same-origin',
+          'x-portal-user': user,
+        },
+        body: '{}',
+      });
+      const text = await response.text();
+      watch.record(response, text);
+      return { status: response.status, headers: response.headers, text, body: JSON.parse(text) };
+    },
+    stop: () => stop(child),
+  };
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = once(child, 'exit');
+  child.stdin?.end();
+  await exited;
+}

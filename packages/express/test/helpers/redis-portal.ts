@@ -1,0 +1,73 @@
+/**
+ * One portal instance in a process of its own, as the README sets it up: `formEmbedSessions`
+ * with the per-user limits in Redis (rate-limit-redis over node-redis), mounted twice:
+ * `/form-sessions` with the default prefix and `/second-portal` with `limit.prefix`
+ * `second-portal:`, and `/fail-closed` with `limit.passOnStoreError` false, all on one store. The user is the `x-portal-user` header (the test's
+ * stand-in for a session); `limit.storeTimeoutMs` from `PORTAL_STORE_TIMEOUT_MS`. Prints `{url}` as its first line, then one JSON line per log line.
+ * Exits when its stdin closes.
+ */
+import type { AddressInfo } from 'node:net';
+import { formEmbedSessions, type Logger } from '@form-embed/express';
+import express from 'express';
+import { RedisStore } from 'rate-limit-redis';
+import { createClient } from 'redis';
+
+const {
+  PORTAL_BASE_URL: baseUrl,
+  PORTAL_API_KEY: apiKey,
+  PORTAL_REDIS_URL: url,
+  PORTAL_STORE_TIMEOUT_MS: storeTimeoutMs,
+} = process.env;
+if (!baseUrl || !apiKey || !url || !storeTimeoutMs) {
+  throw new Error('redis-portal needs its four PORTAL_ variables');
+}
+
+const redis = createClient({
+  url,
+  disableOfflineQueue: true,
+  socket: {
+    connectTimeout: 1_000,
+    reconnectStrategy: (retries) => Math.min(20 * 2 ** retries, 200),
+  },
+});
+redis.on('error', () => {});
+await redis.connect();
+const store = new RedisStore({ sendCommand: (...args: string[]) => redis.sendCommand(args) });
+
+const logger: Logger = {
+  warn: (message, details) => console.log(JSON.stringify({ level: 'warn', message, details })),
+  error: (message, details) => console.log(JSON.stringify({ level: 'error', message, details })),
+};
+const options = {
+  apiKey,
+  baseUrl,
+  logger,
+  resolveUser: (req: express.Request) => {
+    const user = req.get('x-portal-user');
+    return user ? { userIdentifier: user } : undefined;
+  },
+};
+
+const app = express();
+const limit = { store, storeTimeoutMs: Number(storeTimeoutMs) };
+app.use('/form-sessions', formEmbedSessions({ ...options, limit }));
+app.use(
+  '/second-portal',
+  formEmbedSessions({ ...options, limit: { ...limit, prefix: 'second-portal:' } }),
+);
+app.use(
+  '/fail-closed',
+  formEmbedSessions({ ...options, limit: { ...limit, passOnStoreError: false } }),
+);
+const server = app.listen(0, '127.0.0.1', () => {
+  const { port } = server.address() as AddressInfo;
+  console.log(JSON.stringify({ url: `http://127.0.0.1:${port}` }));
+});
+
+process.stdin.resume();
+process.stdin.on('end', () => {
+  server.closeAllConnections();
+  server.close();
+  redis.destroy();
+  process.exit(0);
+});

@@ -1,0 +1,104 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { connect, createServer, type Socket } from 'node:net';
+
+/** A real `redis-server` of this test run: its own free port, no persistence. */
+export interface RedisServer {
+  url: string;
+  port: number;
+  /** Kills it (SIGKILL, by its own pid) and waits until it has exited. */
+  kill(): Promise<void>;
+  /** Starts it again on the same port, empty, and waits until it answers PING. */
+  restart(): Promise<void>;
+  /** SIGSTOP: connections stay open, nothing is answered. */
+  pause(): void;
+  /** SIGCONT. */
+  resume(): void;
+  /** Sends one command and resolves with its reply, a simple or a bulk one (not an array). */
+  command(...args: string[]): Promise<string>;
+}
+
+const binary = process.env.REDIS_SERVER ?? 'redis-server';
+const startDeadlineMs = 10_000;
+
+async function freePort(): Promise<number> {
+  const server = createServer().listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** Starts `redis-server --port <free> --bind 127.0.0.1 --save '' --appendonly no` and waits for PING. */
+export async function startRedis(): Promise<RedisServer> {
+  const port = await freePort();
+  let child = await launch(port);
+  const server: RedisServer = {
+    url: `redis://127.0.0.1:${port}`,
+    port,
+    kill: () => stop(child),
+    restart: async () => {
+      await stop(child);
+      child = await launch(port);
+    },
+    pause: () => child.kill('SIGSTOP'),
+    resume: () => child.kill('SIGCONT'),
+    command: (...args) => send(port, args),
+  };
+  return server;
+}
+
+async function launch(port: number): Promise<ChildProcess> {
+  const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'];
+  const child = spawn(binary, args, { stdio: 'ignore' });
+  const failed = once(child, 'error').then(([error]) => {
+    throw new Error(
+      `${binary} could not start (${(error as Error).message}): install redis-server or set REDIS_SERVER`,
+    );
+  });
+  const deadline = Date.now() + startDeadlineMs;
+  const answering = (async () => {
+    while (Date.now() < deadline) {
+      if ((await send(port, ['PING']).catch(() => '')) === '+PONG') return;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    throw new Error(`redis-server on port ${port} did not answer PING in time`);
+  })();
+  await Promise.race([answering, failed]);
+  return child;
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = once(child, 'exit');
+  child.kill('SIGKILL');
+  await exited;
+}
+
+/** One command over a fresh connection; resolves with the raw reply, without its last CRLF. */
+function send(port: number, args: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket: Socket = connect(port, '127.0.0.1');
+    let reply = '';
+    socket.setEncoding('utf8');
+    socket.on('error', reject);
+    socket.on('data', (chunk) => {
+      reply += chunk;
+      if (isComplete(reply)) {
+        socket.destroy();
+        resolve(reply.trimEnd());
+      }
+    });
+    const encoded = args.map((arg) => `$${Buffer.byteLength(arg)}\r\n${arg}\r\n`).join('');
+    socket.write(`*${args.length}\r\n${encoded}`);
+  });
+}
+
+/** A simple reply (+, -, :) ends at its first CRLF; a bulk reply ($) is read to its length. */
+function isComplete(reply: string): boolean {
+  if (!reply.endsWith('\r\n')) return false;
+  if (!reply.startsWith('$')) return true;
+  const headerEnd = reply.indexOf('\r\n');
+  const length = Number(reply.slice(1, headerEnd));
+  return length < 0 || Buffer.byteLength(reply) >= headerEnd + 2 + length + 2;
+}

@@ -1,0 +1,142 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { SessionErrorBodySchema } from '@form-embed/protocol';
+import { type Sandbox, startSandbox } from '@form-embed/sandbox';
+import { type PortalProcess, startPortalProcess } from './helpers/portal-process.js';
+import { type RedisServer, startRedis } from './helpers/redis-server.js';
+import { SecretWatch } from './helpers/secret-watch.js';
+
+// Long enough that a loaded machine never trips it by accident; the pause test checks the path.
+const STORE_TIMEOUT_MS = 500;
+
+const watch = new SecretWatch();
+let sandbox: Sandbox;
+let redis: RedisServer;
+let portals: PortalProcess[] = [];
+
+/** The instance that receives the `index`-th request when they alternate. */
+function instance(index: number): PortalProcess {
+  const portal = portals[index % portals.length];
+  assert.ok(portal, 'the portal processes are not running');
+  return portal;
+}
+
+before(async () => {
+  [sandbox, redis] = await Promise.all([startSandbox(), startRedis()]);
+  const env = {
+    PORTAL_BASE_URL: sandbox.baseUrl,
+    PORTAL_API_KEY: sandbox.apiKey,
+    PORTAL_REDIS_URL: redis.url,
+    PORTAL_STORE_TIMEOUT_MS: String(STORE_TIMEOUT_MS),
+  };
+  portals = await Promise.all([startPortalProcess(watch, env), startPortalProcess(watch, env)]);
+});
+
+after(async () => {
+  await Promise.all(portals.map((portal) => portal.stop()));
+  await redis?.kill();
+  await sandbox?.close();
+  await watch.assertNoSecret([sandbox.apiKey]);
+});
+
+/** The mint-limit key of `user` on the first mount, as rate-limit-redis stores it. */
+const mintKey = (user: string, prefix = 'form-embed:/form-sessions:') =>
+  `rl:${prefix}mint:user:${JSON.stringify(['', '', user])}`;
+
+const outageBegan = (portal: PortalProcess, from: number) =>
+  portal.logs.slice(from).filter((line) => /limit store failed/.test(line.message));
+const outageEnded = (portal: PortalProcess, from: number) =>
+  portal.logs.slice(from).filter((line) => /limit store answers again/.test(line.message));
+
+/** Mints `count` times for `user`, alternating between the two instances; each must succeed. */
+async function alternate(user: string, count: number): Promise<void> {
+  for (let i = 0; i < count; i++) {
+    const answer = await instance(i).mint(user);
+    assert.equal(answer.status, 200, `mint ${i + 1} of ${user}: ${answer.text}`);
+  }
+}
+
+/** Until both portals' node-redis clients are connected again (each holds one connection). */
+async function bothReconnected(): Promise<void> {
+  for (let attempt = 0; attempt < 500; attempt++) {
+    const list = await redis.command('CLIENT', 'LIST').catch(() => '');
+    const others = list
+      .split('\n')
+      .filter((line) => line.includes('cmd=') && !line.includes('cmd=client|list'));
+    if (others.length >= 2) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  assert.fail('the portals did not reconnect to the restarted redis-server');
+}
+
+describe('two portal instances sharing one Redis', () => {
+  test("one user's mints alternate between the instances and share one limit: the 11th is refused 429 with the shared window's Retry-After on whichever instance receives it", async () => {
+    await alternate('ada@example.com', 10);
+    const ttlMs = Number((await redis.command('PTTL', mintKey('ada@example.com'))).slice(1));
+    assert.ok(ttlMs > 0 && ttlMs <= 60_000, `PTTL ${ttlMs}`);
+    for (const portal of portals) {
+      const refused = await portal.mint('Ada@Example.com');
+      assert.equal(refused.status, 429, refused.text);
+      assert.equal(SessionErrorBodySchema.parse(refused.body).error.code, 'rate_limited');
+      const retryAfter = Number(refused.headers.get('retry-after'));
+      assert.ok(
+        Math.abs(retryAfter - Math.ceil(ttlMs / 1000)) <= 1,
+        `${retryAfter} vs ${ttlMs} ms`,
+      );
+    }
+  });
+
+  test('another user is not affected, and a second mount with its own prefix counts apart', async () => {
+    assert.equal((await instance(0).mint('bea@example.com')).status, 200);
+    assert.equal((await instance(1).mint('ada@example.com', '/second-portal')).status, 200);
+    assert.equal(await redis.command('EXISTS', mintKey('ada@example.com', 'second-portal:')), ':1');
+  });
+
+  test('a paused redis-server (SIGSTOP) holds a mint up for at most limit.storeTimeoutMs: the mint goes on uncounted, the outage is logged once, and counting resumes', async () => {
+    const portal = instance(0);
+    const from = portal.logs.length;
+    redis.pause();
+    let elapsedMs: number;
+    try {
+      const started = performance.now();
+      assert.equal((await portal.mint('cy@example.com')).status, 200);
+      elapsedMs = performance.now() - started;
+      assert.equal((await portal.mint('cy@example.com')).status, 200);
+    } finally {
+      redis.resume();
+    }
+    const [began, ...more] = outageBegan(portal, from);
+    assert.deepEqual(more, []);
+    assert.equal(
+      began?.details?.reason,
+      `no answer within limit.storeTimeoutMs (${STORE_TIMEOUT_MS} ms)`,
+    );
+    // Loose on purpose (a loaded 2-core machine): the reason above proves which path ran.
+    assert.ok(elapsedMs < STORE_TIMEOUT_MS + 4_000, `${elapsedMs} ms`);
+    assert.equal((await portal.mint('cy@example.com')).status, 200);
+    assert.equal(outageEnded(portal, from).length, 1);
+  });
+
+  test('a killed redis-server: mints still succeed (refused as unavailable where passOnStoreError is false) and each instance logs the outage once; restarted, the limit holds again without restarting the portals', async () => {
+    const marks = new Map(portals.map((portal) => [portal, portal.logs.length]));
+    const from = (portal: PortalProcess) => marks.get(portal) ?? 0;
+    await redis.kill();
+    await alternate('dee@example.com', 12);
+    const refused = await instance(0).mint('dee@example.com', '/fail-closed');
+    assert.equal(refused.status, 503, refused.text);
+    assert.equal(SessionErrorBodySchema.parse(refused.body).error.code, 'unavailable');
+    for (const portal of portals) {
+      assert.equal(outageBegan(portal, from(portal)).length, 1, JSON.stringify(portal.logs));
+      assert.equal(outageEnded(portal, from(portal)).length, 0);
+    }
+
+    await redis.restart();
+    await bothReconnected();
+    await alternate('eve@example.com', 10);
+    for (const portal of portals) {
+      assert.equal((await portal.mint('eve@example.com')).status, 429);
+      assert.equal(outageBegan(portal, from(portal)).length, 1);
+      assert.equal(outageEnded(portal, from(portal)).length, 1);
+    }
+  });
+});
