@@ -13,7 +13,8 @@ const brotli = (bytes: Uint8Array) =>
 
 /**
  * `<form-embed>` with Lit and without: minified, gzip (level 9) and brotli (quality 11). With Lit
- * it is the no-bundler file `@form-embed/element/bundle` byte for byte (one build function).
+ * it is the no-bundler file `@form-embed/element/bundle` byte for byte (one build function). Each
+ * locale pack on its own, gzip.
  */
 export async function benchBundleSize(): Promise<Figure[]> {
   const figures = await measureBundle();
@@ -45,6 +46,15 @@ export async function benchBundleSize(): Promise<Figure[]> {
         value: exactly(brotli(measured.bytes)),
       },
     );
+  }
+  for (const [lang, measured] of Object.entries(figures.locales)) {
+    rows.push({
+      id: `bundle.locale.${lang}.gzip`,
+      label: `locale pack ${lang}, gzip -9`,
+      unit: 'B',
+      value: exactly(measured.gzip),
+      budget: { kind: 'max', value: BUNDLE_BUDGET.locale },
+    });
   }
   return rows;
 }

@@ -41,7 +41,7 @@ test('demo screenshots: minting, framed, waiting, failed and reminted', async ({
   await expect(element(page)).toHaveAttribute('state', 'failed');
   await shoot(page, testInfo, '4-failed');
 
-  await element(page).getByRole('button', { name: 'Try again' }).click();
+  await page.locator('[data-action=remint]').click();
   await expect(element(page)).toHaveAttribute('state', 'framed');
   await expect(submitOf(page)).toBeVisible();
   demo.sandbox?.control.expireSessions();

@@ -1,5 +1,4 @@
-// The manifest lists the public API only: private `#members` and the analyzer's unnamed guess at
-// `dispatchEvent(new FormEmbedSessionEvent(...))` (the class JSDoc `@fires` names it) are dropped.
+// The manifest lists the public API only: the analyzer lists private `#members` too, and they go.
 export default {
   // package.json already names the manifest; the analyzer must not rewrite it.
   packagejson: false,
@@ -9,14 +8,9 @@ export default {
       packageLinkPhase({ customElementsManifest }) {
         for (const module of customElementsManifest.modules) {
           for (const declaration of module.declarations ?? []) {
-            if (declaration.members) {
-              declaration.members = declaration.members.filter(
-                (member) => member.privacy !== 'private' && !member.name.startsWith('#'),
-              );
-            }
-            if (declaration.events) {
-              declaration.events = declaration.events.filter((event) => event.name);
-            }
+            declaration.members = declaration.members?.filter(
+              (member) => member.privacy !== 'private' && !member.name.startsWith('#'),
+            );
           }
         }
       },

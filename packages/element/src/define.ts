@@ -9,4 +9,11 @@ declare global {
   }
 }
 
+// Named here too, so that a page importing only this module has the events typed.
+export type {
+  FormEmbedErrorEvent,
+  FormEmbedNoticeEvent,
+  FormEmbedRemintEvent,
+  FormEmbedSessionEvent,
+} from './events.js';
 export { FormEmbedElement };

@@ -23,33 +23,48 @@ export interface FormEmbedRemintEvent extends Event {
 
 /** `form-embed-error`: a mint failed. */
 export interface FormEmbedErrorEvent extends Event {
-  /** The SessionError code; a code this release does not know is passed on as it is. */
+  /**
+   * The SessionError code, the portal's `sign_in_required`, or the element's own
+   * `untrusted_origin`; a code this release does not know is passed on as it is.
+   */
   readonly code: SessionErrorCode;
   /** HTTP status of the answer; 0 when no answer arrived or the element refused it. */
   readonly status: number;
   /** True when the same mint can succeed later. */
   readonly retryable: boolean;
-  /** Seconds from `Retry-After`, when the answer carried one. */
+  /** Seconds from `Retry-After`, when the answer carried a usable one. */
   readonly retryAfter: number | undefined;
   /** True when the element has scheduled another attempt. */
   readonly willRetry: boolean;
 }
 
-declare global {
-  interface HTMLElementEventMap {
-    'form-embed-session': FormEmbedSessionEvent;
-    'form-embed-remint': FormEmbedRemintEvent;
-    'form-embed-error': FormEmbedErrorEvent;
-  }
+/**
+ * `form-embed-notice`, before the element shows that the session timed out and the form was
+ * reloaded. Cancelable: `preventDefault()` shows no notice (the page may show its own).
+ */
+export interface FormEmbedNoticeEvent extends Event {
+  /** Why the form was reloaded. */
+  readonly reason: 'expired';
 }
 
-type FormEmbedEventType = 'form-embed-session' | 'form-embed-remint' | 'form-embed-error';
+interface FormEmbedEventMap {
+  'form-embed-session': FormEmbedSessionEvent;
+  'form-embed-remint': FormEmbedRemintEvent;
+  'form-embed-error': FormEmbedErrorEvent;
+  'form-embed-notice': FormEmbedNoticeEvent;
+}
+
+// On both maps, as Lit does, so that listeners on `document`, `window` and any element are typed.
+declare global {
+  interface HTMLElementEventMap extends FormEmbedEventMap {}
+  interface GlobalEventHandlersEventMap extends FormEmbedEventMap {}
+}
 
 /** Fires one of the element's events, with its fields, bubbling and composed; false if canceled. */
-export function fire<K extends FormEmbedEventType>(
+export function fire<K extends keyof FormEmbedEventMap>(
   target: EventTarget,
   type: K,
-  fields: Omit<HTMLElementEventMap[K], keyof Event>,
+  fields: Omit<FormEmbedEventMap[K], keyof Event>,
   cancelable = false,
 ) {
   return target.dispatchEvent(

@@ -1,14 +1,15 @@
 import {
   type FormTarget,
   isEmbedMessage,
-  isOnEmbedOrigin,
   type MintResponse,
   mintPath,
 } from '@form-embed/protocol/browser';
-import { type PropertyValues, ReactiveElement, unsafeCSS } from '@lit/reactive-element';
+import { ReactiveElement, unsafeCSS } from '@lit/reactive-element';
 import { fire } from './events.js';
-import { failureMessage, messages } from './messages.js';
+import { formTarget } from './form-target.js';
+import { failureKey, type MessageOverrides, type Messages, messages } from './messages.js';
 import { failureOf, mintFailure, mintSession } from './mint-session.js';
+import { mintUrl, trustedSession } from './origins.js';
 import {
   FRESHNESS_MARGIN_S,
   MAX_ATTEMPTS,
@@ -28,6 +29,17 @@ export type FetchSession = (
   options: { signal: AbortSignal },
 ) => Promise<MintResponse>;
 
+/** `document.createElement(tag)` with `props`, and `part` when given. */
+function make<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  props: Partial<HTMLElementTagNameMap[K]>,
+  part?: string,
+) {
+  const element = Object.assign(document.createElement(tag), props);
+  if (part) element.setAttribute('part', part);
+  return element;
+}
+
 /**
  * Frames one of the service's forms, signed in as the portal's user: it mints a form session
  * through the portal's middleware at the moment of framing, frames the embedUrl only on its
@@ -46,14 +58,22 @@ export type FetchSession = (
  * asked for: `reason` is `expired` or `error`.
  * @fires {FormEmbedErrorEvent} form-embed-error - A mint failed: `code`, `status`, `retryable`,
  * `retryAfter`, `willRetry`.
+ * @fires {FormEmbedNoticeEvent} form-embed-notice - Cancelable, before the notice that the session
+ * timed out and the form was reloaded: `reason` is `expired`. Cancel it to show none.
  *
  * @slot loading - Replaces the built-in status while minting or waiting to retry.
  * @slot error - Replaces the built-in failure message and its Try again button.
+ * @slot notice - Replaces the built-in notice after a lapsed session, and its Dismiss button.
  *
  * @csspart frame - The iframe that holds the form.
  * @csspart status - The status area, a polite live region.
+ * @csspart retry - The Try again button.
+ * @csspart dismiss - The button that dismisses the notice.
  *
  * @cssproperty [--form-embed-height=600px] - The height of the element.
+ * @cssproperty [--form-embed-status-color=inherit] - The text colour of the status area.
+ * @cssproperty [--form-embed-status-background=transparent] - The background of the status area.
+
  */
 export class FormEmbedElement extends ReactiveElement {
   static override styles = unsafeCSS(styles);
@@ -64,7 +84,11 @@ export class FormEmbedElement extends ReactiveElement {
     endpoint: {},
     loading: {},
     frameTitle: { attribute: 'frame-title' },
+    messages: { attribute: false },
   };
+
+  /** The messages of every element, where its own `messages` has no key. Defaults to English. */
+  static messages: Messages = messages;
 
   /** Registers the element as `tag` unless that tag is taken. Defaults to `form-embed`. */
   static define(tag = 'form-embed') {
@@ -82,18 +106,30 @@ export class FormEmbedElement extends ReactiveElement {
   endpoint = '/form-sessions';
   /** `eager` mints on connect; `lazy` mints when the element nears the viewport. Defaults to `eager`. */
   loading: 'eager' | 'lazy' = 'eager';
-  /** The iframe's accessible name (`frame-title`). Defaults to `Embedded form`. */
-  frameTitle = 'Embedded form';
+  /** The iframe's accessible name (`frame-title`). Defaults to the `frame` message. */
+  frameTitle?: string;
+  /** This element's messages, wholly or per key, over `FormEmbedElement.messages`. */
+  messages?: MessageOverrides;
   /** Replaces the transport to the middleware, like Stripe's `fetchClientSecret`. */
   fetchSession?: FetchSession;
   /** Merged into the default transport's request, e.g. `{headers: {'X-CSRF-Token': token}}`. */
   requestInit?: RequestInit;
+  /**
+   * Origins other than the page's own that `endpoint` may be on, e.g.
+   * `['https://portal-api.example']`. Defaults to none: a cross-origin endpoint is refused.
+   */
+  allowedEndpointOrigins?: readonly string[];
 
   #state: FormEmbedState = 'idle';
   #status!: HTMLElement;
+  #button!: HTMLButtonElement;
+  /** What the status area says: a messages key and the key of its button's label. */
+  #says: [text?: string, button?: string] = [];
   /** The current run: aborting it ends its mint, its waits, its frame and the frame's listener. */
   #run?: AbortController;
   #refocus?: boolean;
+  /** True when the next frame replaces a session that expired: it comes with a notice. */
+  #lapsed?: boolean;
   /** When the framed page's remints happened, for MAX_REMINTS; emptied by a fresh start. */
   #remints!: number[];
   /** The form and endpoint the element started on, to start afresh when they change. */
@@ -125,23 +161,19 @@ export class FormEmbedElement extends ReactiveElement {
   // in budget. The status area is made once, so that it is a live region before it speaks.
   protected override createRenderRoot() {
     const root = super.createRenderRoot();
-    this.#status = root.appendChild(
-      Object.assign(document.createElement('div'), {
-        role: 'status',
-        ariaLive: 'polite',
-        // Only the built-in Try again button: a page's own button in the error slot is its own.
-        onclick: ({ target }: Event) =>
-          target === this.#status.querySelector('button') && this.remint(),
-      }),
-    );
-    this.#status.setAttribute('part', 'status');
+    this.#status = root.appendChild(make('div', { role: 'status', ariaLive: 'polite' }, 'status'));
+    this.#button = make('button', {
+      onclick: () => {
+        if (this.#state === 'failed') return this.remint();
+        this.#show();
+        this.renderRoot.querySelector('iframe')?.focus();
+      },
+    });
     return root;
   }
 
-  protected override willUpdate(_changed: PropertyValues) {
-    // The one iframe is the current run's: a run's end removes its frame.
-    const frame = this.renderRoot.querySelector('iframe');
-    if (frame) frame.title = this.frameTitle;
+  protected override willUpdate() {
+    this.#paint();
     if (this.isConnected && this.#started !== this.#key()) this.#restart(true);
   }
 
@@ -155,20 +187,43 @@ export class FormEmbedElement extends ReactiveElement {
     if (!this.isConnected) return;
     this.#run?.abort();
     this.#started = this.#key();
-    if (fresh) this.#remints = [];
+    if (fresh) {
+      this.#remints = [];
+      this.#lapsed = false;
+    }
     this.#run = new AbortController();
     this.#frameSession(this.#run.signal, fresh);
   }
 
-  #set(state: FormEmbedState, message = '') {
+  #set(state: FormEmbedState, text?: string, button?: string) {
     this.#state = state;
     this.setAttribute('state', state);
     this.ariaBusy = state === 'minting' ? 'true' : null;
-    // Only this element's own fixed messages go into the markup, never input.
-    this.#status.innerHTML =
-      state === 'failed'
-        ? `<slot name=error>${message}<button>Try again</button></slot>`
-        : message && `<slot name=loading>${message}</slot>`;
+    this.#show(text, button);
+  }
+
+  #show(...says: [text?: string, button?: string]) {
+    this.#says = says;
+    this.#paint();
+  }
+
+  #messages(): MessageOverrides {
+    return { ...FormEmbedElement.messages, ...this.messages };
+  }
+
+  /** Writes what the status area says, and the frame's title, in the current messages, as text. */
+  #paint() {
+    const all = this.#messages();
+    const [text = '', button = ''] = this.#says;
+    const slot = make('slot', {
+      name: { failed: 'error', framed: 'notice' }[this.#state as string] ?? 'loading',
+    });
+    this.#button.textContent = all[button] ?? '';
+    this.#button.setAttribute('part', button);
+    slot.append(all[text] ?? '', ...(button ? [this.#button] : []));
+    this.#status.replaceChildren(...(all[text] ? [slot] : []));
+    const frame = this.renderRoot.querySelector('iframe');
+    if (frame) frame.title = this.frameTitle ?? all.frame ?? '';
   }
 
   /**
@@ -176,13 +231,7 @@ export class FormEmbedElement extends ReactiveElement {
    * session and listens to that frame. Every step ends when `signal` aborts.
    */
   async #frameSession(signal: AbortSignal, fresh?: boolean) {
-    const { formId, coreSlug } = this;
-    const target: FormTarget | undefined =
-      formId && !coreSlug
-        ? { kind: 'form', formId }
-        : coreSlug && !formId
-          ? { kind: 'coreForm', slug: coreSlug }
-          : undefined;
+    const target = formTarget(this.formId, this.coreSlug);
     if (target && fresh && this.loading === 'lazy' && self.IntersectionObserver) {
       this.#set('idle');
       await nearViewport(this, signal);
@@ -191,93 +240,91 @@ export class FormEmbedElement extends ReactiveElement {
       // A wait may end in the same task as the run (an `online` listener that removes the element).
       if (signal.aborted) return;
       const started = Date.now();
-      this.#set('minting', messages.loading);
+      this.#set('minting', 'loading');
       try {
         if (!target) throw mintFailure('invalid_request', false);
-        const session = await (this.fetchSession
-          ? this.fetchSession(target, { signal })
-          : mintSession(
-              this.endpoint.replace(/\/$/, '') + mintPath(target),
-              this.requestInit,
-              signal,
-            ));
+        const session = trustedSession(
+          await (this.fetchSession
+            ? this.fetchSession(target, { signal })
+            : mintSession(
+                mintUrl(this.endpoint, mintPath(target), this.allowedEndpointOrigins),
+                this.requestInit,
+                signal,
+              )),
+        );
         if (signal.aborted) return;
-        const { embedUrl, embedOrigin, expiresIn } = session ?? {};
-        if (
-          typeof embedUrl !== 'string' ||
-          typeof embedOrigin !== 'string' ||
-          typeof expiresIn !== 'number' ||
-          !(expiresIn >= 0)
-        ) {
-          throw mintFailure('internal_error', true);
-        }
-        if (!isOnEmbedOrigin(embedUrl, embedOrigin)) throw mintFailure('unknown', false);
         // A handle is single use and short-lived: never frame one that may lapse while loading.
+        const { expiresIn } = session;
         if (expiresIn && Date.now() - started > (expiresIn - FRESHNESS_MARGIN_S) * 1000) {
           if (this.#mayRemint()) this.#restart();
-          return;
-        }
-        const frame = Object.assign(document.createElement('iframe'), {
-          title: this.frameTitle,
-          referrerPolicy: 'origin',
-          src: embedUrl,
-        });
-        frame.setAttribute('part', 'frame');
-        this.renderRoot.prepend(frame);
-        signal.addEventListener('abort', () => {
-          this.#refocus ||= this.shadowRoot?.activeElement === frame;
-          frame.remove();
-        });
-        this.#set('framed');
-        addEventListener(
-          'message',
-          ({ source, origin, data }) => {
-            if (
-              source === frame.contentWindow &&
-              origin === embedOrigin &&
-              isEmbedMessage(data) &&
-              this.#mayRemint() &&
-              fire(this, 'form-embed-remint', { reason: data.state }, true) &&
-              // A listener that called remint() itself has started the next run already.
-              !signal.aborted
-            ) {
-              this.#restart();
-            }
-          },
-          { signal },
-        );
-        if (this.#refocus) {
-          this.#refocus = false;
-          frame.focus();
-        }
-        fire(this, 'form-embed-session', {
-          provider: session.provider,
-          expiresIn,
-          embedOrigin,
-          attempt,
-        });
+        } else this.#frame(session, attempt, signal);
         return;
       } catch (error) {
-        if (signal.aborted) return;
-        const { code, status, retryable, retryAfter } = failureOf(error);
-        const willRetry = retryable && attempt < MAX_ATTEMPTS;
-        this.#set(
-          willRetry ? 'waiting' : 'failed',
-          willRetry ? messages.retrying : failureMessage(code),
-        );
-        fire(this, 'form-embed-error', { code, status, retryable, retryAfter, willRetry });
-        // A listener may have started a new run (remint) or ended this one (disconnect).
-        if (!willRetry || signal.aborted) return;
-        const due = Date.now() + retryDelay(attempt, retryAfter);
-        // A timer may fire a little early; a retry never comes before Retry-After.
-        while (Date.now() < due) await sleep(due - Date.now(), signal);
-        // Offline: wait for the connection instead of spending an attempt.
-        while (!navigator.onLine) {
-          this.#set('waiting', messages.offline);
-          await online(signal);
-        }
+        if (signal.aborted || !(await this.#failed(error, attempt, signal))) return;
       }
     }
+  }
+
+  /** Reports a failed mint; resolves true, after the wait it calls for, when a retry is due. */
+  async #failed(error: unknown, attempt: number, signal: AbortSignal) {
+    const { code, status, retryable, retryAfter } = failureOf(error);
+    const willRetry = retryable && attempt < MAX_ATTEMPTS;
+    const key = failureKey(code, this.#messages());
+    // Try again only where trying again can change the outcome.
+    if (willRetry) this.#set('waiting', 'retrying');
+    else this.#set('failed', key, retryable || key === 'unknown' ? 'retry' : '');
+    fire(this, 'form-embed-error', { code, status, retryable, retryAfter, willRetry });
+    // A listener may have started a new run (remint) or ended this one (disconnect).
+    if (!willRetry || signal.aborted) return;
+    const due = Date.now() + retryDelay(attempt, retryAfter);
+    // A timer may fire a little early; a retry never comes before Retry-After.
+    while (Date.now() < due) await sleep(due - Date.now(), signal);
+    // Offline: wait for the connection instead of spending an attempt.
+    while (!navigator.onLine) {
+      this.#set('waiting', 'offline');
+      await online(signal);
+    }
+    return true;
+  }
+
+  /** Frames `session` for the run of `signal`, and remints when its page posts a lapse. */
+  #frame(
+    { embedUrl, embedOrigin, expiresIn, provider }: MintResponse,
+    attempt: number,
+    signal: AbortSignal,
+  ) {
+    const frame = make('iframe', { referrerPolicy: 'origin', src: embedUrl }, 'frame');
+    this.renderRoot.prepend(frame);
+    signal.addEventListener('abort', () => {
+      this.#refocus ||= this.shadowRoot?.activeElement === frame;
+      frame.remove();
+    });
+    addEventListener(
+      'message',
+      ({ source, origin, data }) => {
+        if (
+          source === frame.contentWindow &&
+          origin === embedOrigin &&
+          isEmbedMessage(data) &&
+          this.#mayRemint() &&
+          fire(this, 'form-embed-remint', { reason: data.state }, true) &&
+          // A listener that called remint() itself has started the next run already.
+          !signal.aborted
+        ) {
+          this.#lapsed = data.state === 'expired';
+          this.#restart();
+        }
+      },
+      { signal },
+    );
+    const notice = this.#lapsed && fire(this, 'form-embed-notice', { reason: 'expired' }, true);
+    this.#lapsed = false;
+    this.#set('framed', notice ? 'lapsed' : '', 'dismiss');
+    if (this.#refocus) {
+      this.#refocus = false;
+      frame.focus();
+    }
+    fire(this, 'form-embed-session', { provider, expiresIn, embedOrigin, attempt });
   }
 
   /** True, and counted, when one more automatic remint stays within MAX_REMINTS; else fails. */
@@ -286,6 +333,6 @@ export class FormEmbedElement extends ReactiveElement {
     this.#remints = this.#remints.filter((at) => now - at < REMINT_WINDOW_MS);
     if (this.#remints.push(now) <= MAX_REMINTS) return true;
     this.#run?.abort();
-    this.#set('failed', messages.storm);
+    this.#set('failed', 'storm', 'retry');
   }
 }

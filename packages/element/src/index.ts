@@ -9,6 +9,7 @@ export {
 } from '@form-embed/protocol/browser';
 export type {
   FormEmbedErrorEvent,
+  FormEmbedNoticeEvent,
   FormEmbedRemintEvent,
   FormEmbedSessionEvent,
 } from './events.js';
@@ -17,4 +18,12 @@ export {
   FormEmbedElement,
   type FormEmbedState,
 } from './form-embed-element.js';
-export { failureMessage, failureMessages, messages } from './messages.js';
+export {
+  FAILURE_GROUPS,
+  failureKey,
+  type MessageKey,
+  type MessageOverrides,
+  type Messages,
+  messages,
+} from './messages.js';
+export { UNTRUSTED_ORIGIN } from './origins.js';

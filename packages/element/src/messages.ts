@@ -1,38 +1,49 @@
-/** What a person reads in the status area while there is no frame. */
+/**
+ * Every sentence a person can read in `<form-embed>`, in English. A page replaces them wholly or
+ * per key, for one element (`messages`) or for all (`FormEmbedElement.messages`); the packs in
+ * `@form-embed/element/locales/*` hold the same keys. Failure keys are SessionError codes: each
+ * names the group of codes that read alike (FAILURE_GROUPS), and a page may add a key for any
+ * single code. Text is always set as text, never parsed as HTML.
+ */
 export const messages = {
   loading: 'Loading the form…',
   retrying: 'Trying again…',
   offline: 'You are offline. Waiting…',
   storm: 'The form keeps failing to sign you in.',
-} as const;
+  retry: 'Try again',
+  lapsed:
+    'Your session timed out and the form was reloaded. Entries not yet sent may need to be filled in again.',
+  dismiss: 'Dismiss',
+  frame: 'Embedded form',
+  sign_in_required: 'You are signed out. Sign in again to open this form.',
+  unavailable: 'The form is unavailable right now.',
+  not_found: 'This form is not available.',
+  forbidden: 'Your account cannot open this form.',
+  invalid_request: 'This form is not set up correctly.',
+  unknown: 'Something went wrong.',
+};
+
+export type MessageKey = keyof typeof messages;
+export type Messages = Record<MessageKey, string>;
+
+/** A page's messages: any of the keys, and a key per SessionError code it wants worded apart. */
+export type MessageOverrides = Partial<Messages> & { [code: string]: string | undefined };
 
 /**
- * What a person reads when a mint failed, by code: never the operator `message` of a
- * SessionError. Each code of the SessionError table is in exactly one group.
+ * The codes each failure key stands for, besides itself (docs/contract.md#session-errors). Every
+ * code of the SessionError table and of the portal codes reads as one key; a test holds it so.
  */
-export const failureMessages: readonly (readonly [message: string, codes: string])[] = [
-  [
-    'The form is unavailable right now.',
-    'rate_limited internal_error unavailable microsoft_unavailable',
-  ],
-  [
-    'This form is not available.',
-    'form_not_found form_unpublished form_session_unsupported client_not_entitled not_found',
-  ],
-  [
-    'Your account cannot open this form.',
-    'client_not_found client_not_connected tenant_not_connected user_not_found invalid_user_identifier microsoft_permission_denied forbidden',
-  ],
-  [
-    'This form is not set up correctly.',
-    'invalid_request invalid_api_key microsoft_connection_failed',
-  ],
-];
+export const FAILURE_GROUPS: Record<string, string> = {
+  unavailable: 'rate_limited internal_error microsoft_unavailable',
+  not_found: 'form_not_found form_unpublished form_session_unsupported client_not_entitled',
+  forbidden:
+    'client_not_found client_not_connected tenant_not_connected user_not_found invalid_user_identifier microsoft_permission_denied',
+  invalid_request: 'invalid_api_key microsoft_connection_failed untrusted_origin',
+};
 
-/** What a person reads for `code`; `unknown` and any code this release does not know read alike. */
-export function failureMessage(code: string): string {
-  return (
-    failureMessages.find(([, codes]) => codes.split(' ').includes(code))?.[0] ??
-    'Something went wrong.'
-  );
+/** The key `code` reads as in `from`: its own, its group's, or `unknown` for any other code. */
+export function failureKey(code: string, from: MessageOverrides): string {
+  if (Object.hasOwn(from, code)) return code;
+  for (const key in FAILURE_GROUPS) if (FAILURE_GROUPS[key]?.split(' ').includes(code)) return key;
+  return 'unknown';
 }

@@ -26,13 +26,17 @@ export function mintFailure(
 }
 
 /**
- * What a rejected mint means: a FormSessionError as it is (known by its name, so that two copies
- * of the protocol package still agree), anything else a network failure, retried.
+ * What a rejected mint means: a FormSessionError (known by its name, so that two copies of the
+ * protocol package still agree), anything else a network failure, retried. A retryAfter that is
+ * not a finite number of seconds, 0 or more, reads as absent (docs/contract.md#retry-after).
  */
 export function failureOf(error: unknown): MintFailure {
-  return (error as MintFailure | undefined)?.name === 'FormSessionError'
-    ? (error as MintFailure)
-    : mintFailure('unavailable', true);
+  const failure =
+    (error as MintFailure | undefined)?.name === 'FormSessionError'
+      ? (error as MintFailure)
+      : mintFailure('unavailable', true);
+  const seconds = failure.retryAfter as number;
+  return { ...failure, retryAfter: Number.isFinite(seconds) && seconds >= 0 ? seconds : undefined };
 }
 
 /**

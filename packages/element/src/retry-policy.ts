@@ -12,12 +12,17 @@ export const REMINT_WINDOW_MS = 1_800_000;
 /** An answer is framed only while its handle has at least this many seconds left. */
 export const FRESHNESS_MARGIN_S = 10;
 
+/** The longest the element waits before a retry, whatever `Retry-After` says: 120 s. */
+export const MAX_RETRY_WAIT_MS = 120_000;
+
 /**
- * Milliseconds before retry number `attempt` (from 1): the longer of `Retry-After` and a backoff
- * that doubles from 1 s, plus up to 10% of it, so that the many clients told the same Retry-After
- * do not all come back at once.
+ * Milliseconds before retry number `attempt` (from 1): the longer of `retryAfter` seconds and a
+ * backoff that doubles from 1 s, plus up to 10% of it, so that the many clients told the same
+ * Retry-After do not all come back at once; at most MAX_RETRY_WAIT_MS.
  */
-export function retryDelay(attempt: number, retryAfter?: number, random = Math.random()) {
-  // A retryAfter that is not a number of seconds (NaN from a careless fetchSession) counts as none.
-  return Math.max((retryAfter as number) * 1000 || 0, 500 << attempt) * (1 + random / 10);
+export function retryDelay(attempt: number, retryAfter = 0, random = Math.random()) {
+  return Math.min(
+    Math.max(retryAfter * 1000, 500 << attempt) * (1 + random / 10),
+    MAX_RETRY_WAIT_MS,
+  );
 }

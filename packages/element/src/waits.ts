@@ -1,10 +1,10 @@
 // What a run of `<form-embed>` waits for. Each wait ends its timer, listener or observer when the
 // run's signal aborts, and then never settles: the run is over and nothing is left behind.
 
-/** Resolves after `ms`, or after about 24.8 days (the longest a timer waits) if that is sooner. */
+/** Resolves after `ms` (at most MAX_RETRY_WAIT_MS, well within what a timer can wait). */
 export function sleep(ms: number, signal: AbortSignal) {
   return new Promise((resolve) => {
-    const timer = setTimeout(resolve, Math.min(ms, 2 ** 31 - 1));
+    const timer = setTimeout(resolve, ms);
     signal.addEventListener('abort', () => clearTimeout(timer));
   });
 }

@@ -1,74 +1,55 @@
 import type { MintResponse } from '@form-embed/protocol/browser';
 import { fixture, html } from '@open-wc/testing';
+import { type Clock, install } from '@sinonjs/fake-timers';
 import type { FetchSession, FormEmbedElement } from '../src/index.js';
 import '../src/define.js';
 
-const real = { setTimeout: window.setTimeout, clearTimeout: window.clearTimeout };
-const realNow = Date.now;
+const realSetTimeout = window.setTimeout.bind(window);
 const realRandom = Math.random;
+let installed: Clock | undefined;
 
-/**
- * Time the test moves by hand. While installed it replaces the window's setTimeout and
- * clearTimeout, Date.now and Math.random, as the element reads them; it is taken out after each
- * test. It counts the timers still pending.
- */
-export class FakeClock {
-  static #installed?: FakeClock | undefined;
-  #now = 1_000_000;
-  #id = 0;
-  #timers = new Map<number, { at: number; callback: () => void }>();
-  randomValue = 0.5;
-
-  /** Installs a new clock in place of the window's time. */
-  static install() {
-    const clock = new FakeClock();
-    FakeClock.uninstall();
-    FakeClock.#installed = clock;
-    window.setTimeout = ((callback: () => void, ms = 0) => {
-      clock.#timers.set(++clock.#id, { at: clock.#now + ms, callback });
-      return clock.#id;
-    }) as typeof window.setTimeout;
-    window.clearTimeout = ((id: number) => clock.#timers.delete(id)) as typeof window.clearTimeout;
-    Date.now = () => clock.#now;
-    Math.random = () => clock.randomValue;
-    return clock;
-  }
-
-  /** Gives the window its own time back. */
-  static uninstall() {
-    if (!FakeClock.#installed) return;
-    FakeClock.#installed = undefined;
-    Object.assign(window, real);
-    Date.now = realNow;
-    Math.random = realRandom;
-  }
-
-  get pending() {
-    return this.#timers.size;
-  }
-  /** Makes every pending timer fall due `ms` early, as real timers sometimes do. */
-  fireEarly(ms: number) {
-    for (const timer of this.#timers.values()) timer.at -= ms;
-  }
-  /** Moves time forward by `ms`, running each timer that falls due, in order. */
-  async tick(ms: number) {
-    const end = this.#now + ms;
-    for (;;) {
-      const due = [...this.#timers]
-        .filter(([, t]) => t.at <= end)
-        .sort((a, b) => a[1].at - b[1].at)[0];
-      if (!due) break;
-      this.#timers.delete(due[0]);
-      this.#now = due[1].at;
-      due[1].callback();
-      await settle();
-    }
-    this.#now = end;
-    await settle();
-  }
+/** Time the test moves: @sinonjs/fake-timers on setTimeout and Date, and a fixed Math.random. */
+export interface TestClock {
+  /** What Math.random answers, for the retry jitter. Defaults to 0.5. */
+  randomValue: number;
+  /** Timers still pending. */
+  readonly pending: number;
+  /** Moves time forward by `ms`, running each timer that falls due, then lets the page settle. */
+  tick(ms: number): Promise<void>;
+  /** Sets the wall clock `ms` back without moving the timers: they then fire early by Date. */
+  fireEarly(ms: number): void;
 }
 
-afterEach(() => FakeClock.uninstall());
+/** Installs a fake clock in place of the window's time; it is taken out after each test. */
+export function installClock(): TestClock {
+  uninstallClock();
+  const clock = install({ now: 1_000_000, toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+  installed = clock;
+  const test: TestClock = {
+    randomValue: 0.5,
+    get pending() {
+      return clock.countTimers();
+    },
+    async tick(ms) {
+      await clock.tickAsync(ms);
+      await settle();
+    },
+    fireEarly(ms) {
+      clock.setSystemTime(clock.now - ms);
+    },
+  };
+  Math.random = () => test.randomValue;
+  return test;
+}
+
+/** Gives the window its own time back. */
+export function uninstallClock() {
+  installed?.uninstall();
+  installed = undefined;
+  Math.random = realRandom;
+}
+
+afterEach(uninstallClock);
 
 export interface MintCall {
   target: Parameters<FetchSession>[0];
@@ -101,7 +82,7 @@ export function session(overrides: Partial<MintResponse> = {}): MintResponse {
 
 /** Lets pending promises and one macrotask run, then waits for the element to render. */
 export async function settle(element?: FormEmbedElement) {
-  await new Promise((resolve) => real.setTimeout.call(window, resolve));
+  await new Promise((resolve) => realSetTimeout(resolve));
   await element?.updateComplete;
 }
 
@@ -132,7 +113,7 @@ export const errorMessage = (state: 'error' | 'expired' = 'error') => ({
 
 /** Mounts `<form-embed form-id="f1">` with a stubbed transport, on a fake clock. */
 export async function mount(options: { fetchSession?: FetchSession } = {}) {
-  const clock = FakeClock.install();
+  const clock = installClock();
   const stub = sessionStub();
   const element = await fixture<FormEmbedElement>(
     html`<form-embed form-id="f1" .fetchSession=${options.fetchSession ?? stub.fetchSession}></form-embed>`,

@@ -4,7 +4,6 @@ import { type FormEmbedElement, messages } from '../src/index.js';
 import {
   embedOrigin,
   errorMessage,
-  FakeClock,
   frameOf,
   mount,
   mountFramed,
@@ -14,6 +13,7 @@ import {
   sessionStub,
   settle,
   statusOf,
+  uninstallClock,
 } from './helpers.js';
 
 const failure = (code: string, retryable = false) =>
@@ -33,33 +33,47 @@ describe('<form-embed> status and accessibility', () => {
     expect(status.textContent?.trim()).to.equal('');
   });
 
-  const expected: [string, string][] = [
-    ['invalid_request', 'This form is not set up correctly.'],
-    ['invalid_api_key', 'This form is not set up correctly.'],
-    ['microsoft_connection_failed', 'This form is not set up correctly.'],
-    ['form_not_found', 'This form is not available.'],
-    ['form_unpublished', 'This form is not available.'],
-    ['form_session_unsupported', 'This form is not available.'],
-    ['client_not_entitled', 'This form is not available.'],
-    ['not_found', 'This form is not available.'],
-    ['client_not_found', 'Your account cannot open this form.'],
-    ['client_not_connected', 'Your account cannot open this form.'],
-    ['tenant_not_connected', 'Your account cannot open this form.'],
-    ['user_not_found', 'Your account cannot open this form.'],
-    ['invalid_user_identifier', 'Your account cannot open this form.'],
-    ['microsoft_permission_denied', 'Your account cannot open this form.'],
-    ['forbidden', 'Your account cannot open this form.'],
-    ['unknown', 'Something went wrong.'],
-    ['a_code_from_a_newer_release', 'Something went wrong.'],
+  const notSetUp = 'This form is not set up correctly.';
+  const notAvailable = 'This form is not available.';
+  const account = 'Your account cannot open this form.';
+  const expected: [code: string, message: string][] = [
+    ['invalid_request', notSetUp],
+    ['invalid_api_key', notSetUp],
+    ['microsoft_connection_failed', notSetUp],
+    ['untrusted_origin', notSetUp],
+    ['form_not_found', notAvailable],
+    ['form_unpublished', notAvailable],
+    ['form_session_unsupported', notAvailable],
+    ['client_not_entitled', notAvailable],
+    ['not_found', notAvailable],
+    ['client_not_found', account],
+    ['client_not_connected', account],
+    ['tenant_not_connected', account],
+    ['user_not_found', account],
+    ['invalid_user_identifier', account],
+    ['microsoft_permission_denied', account],
+    ['forbidden', account],
+    ['sign_in_required', 'You are signed out. Sign in again to open this form.'],
   ];
   for (const [code, message] of expected) {
-    it(`${code} shows "${message}" and a Try again button, never the operator message`, async () => {
+    it(`${code} shows "${message}" and no Try again, which could not change the outcome`, async () => {
       const { element, calls } = await mount();
       calls[0]?.reject(failure(code));
       await settle(element);
       const status = statusOf(element);
-      expect(status.textContent?.trim()).to.equal(`${message}Try again`);
-      expect(status.querySelector('button')?.textContent).to.equal('Try again');
+      expect(status.textContent).to.equal(message);
+      expect(status.querySelector('button')).to.equal(null);
+    });
+  }
+
+  for (const code of ['unknown', 'a_code_from_a_newer_release']) {
+    it(`${code} shows "Something went wrong." and a Try again button, never the operator message`, async () => {
+      const { element, calls } = await mount();
+      calls[0]?.reject(failure(code));
+      await settle(element);
+      const status = statusOf(element);
+      expect(status.textContent).to.equal('Something went wrong.Try again');
+      expect(status.querySelector('button')?.getAttribute('part')).to.equal('retry');
     });
   }
 
@@ -133,18 +147,95 @@ describe('<form-embed> status and accessibility', () => {
     expect(events[0]).to.include({ attempt: 2 });
   });
 
+  describe('signed out', () => {
+    it('sign_in_required shows the sign-in message, no Try again, and fires form-embed-error with the code', async () => {
+      const { element, calls } = await mount();
+      const events = record(element, 'form-embed-error');
+      calls[0]?.reject(
+        new FormSessionError({
+          code: 'sign_in_required',
+          message: 'm',
+          retryable: false,
+          status: 401,
+        }),
+      );
+      await settle(element);
+      expect(element.state).to.equal('failed');
+      expect(statusOf(element).textContent).to.equal(
+        'You are signed out. Sign in again to open this form.',
+      );
+      expect(statusOf(element).querySelector('button')).to.equal(null);
+      expect(events[0]).to.include({ code: 'sign_in_required', status: 401, willRetry: false });
+    });
+
+    it('remint() after the page signs the user back in frames the form', async () => {
+      const { element, calls } = await mount();
+      calls[0]?.reject(failure('sign_in_required'));
+      await settle(element);
+      element.remint();
+      calls[1]?.resolve(session());
+      await settle(element);
+      expect(element.state).to.equal('framed');
+      expect(statusOf(element).textContent).to.equal('');
+    });
+  });
+
+  describe('the Try again button', () => {
+    it('is part="retry", inherits the page font and is at least 24x24 CSS px', async () => {
+      const stub = sessionStub();
+      const element = await fixture<FormEmbedElement>(
+        html`<form-embed
+          style="font: italic 13px Georgia, serif"
+          form-id="f1"
+          .fetchSession=${stub.fetchSession}
+        ></form-embed>`,
+      );
+      stub.calls[0]?.reject(failure('unknown'));
+      await settle(element);
+      const button = statusOf(element).querySelector('button') as HTMLButtonElement;
+      expect(button.getAttribute('part')).to.equal('retry');
+      const style = getComputedStyle(button);
+      expect(style.fontFamily).to.equal('Georgia, serif');
+      expect(style.fontStyle).to.equal('italic');
+      const { width, height } = button.getBoundingClientRect();
+      expect(width).to.be.at.least(24);
+      expect(height).to.be.at.least(24);
+    });
+
+    it('shows a visible focus ring when focused from the keyboard', async () => {
+      const { element, calls } = await mount();
+      calls[0]?.reject(failure('unknown'));
+      await settle(element);
+      const button = statusOf(element).querySelector('button') as HTMLButtonElement;
+      button.focus({ focusVisible: true } as FocusOptions);
+      expect(button.matches(':focus-visible')).to.equal(true);
+      const style = getComputedStyle(button);
+      expect(style.outlineStyle).to.equal('solid');
+      expect(Number.parseFloat(style.outlineWidth)).to.be.at.least(2);
+    });
+
+    it('the status area takes its colours from --form-embed-status-color and -background', async () => {
+      const { element } = await mount();
+      element.style.setProperty('--form-embed-status-color', 'rgb(1, 2, 3)');
+      element.style.setProperty('--form-embed-status-background', 'rgb(4, 5, 6)');
+      const style = getComputedStyle(statusOf(element));
+      expect(style.color).to.equal('rgb(1, 2, 3)');
+      expect(style.backgroundColor).to.equal('rgb(4, 5, 6)');
+    });
+  });
+
   describe('axe', () => {
     it('passes while minting', async () => {
       const { element } = await mount();
       expect(element.state).to.equal('minting');
-      FakeClock.uninstall(); // axe keeps time with the window's timers
+      uninstallClock(); // axe keeps time with the window's timers
       await expect(element).to.be.accessible();
     });
 
     it('passes when framed', async () => {
       const { element } = await mountFramed();
       expect(element.state).to.equal('framed');
-      FakeClock.uninstall(); // axe keeps time with the window's timers
+      uninstallClock(); // axe keeps time with the window's timers
       await expect(element).to.be.accessible();
     });
 
@@ -153,16 +244,28 @@ describe('<form-embed> status and accessibility', () => {
       calls[0]?.reject(failure('rate_limited', true));
       await settle(element);
       expect(element.state).to.equal('waiting');
-      FakeClock.uninstall(); // axe keeps time with the window's timers
+      uninstallClock(); // axe keeps time with the window's timers
       await expect(element).to.be.accessible();
     });
 
-    it('passes when failed', async () => {
-      const { element, calls } = await mount();
-      calls[0]?.reject(failure('forbidden'));
+    for (const code of ['forbidden', 'unknown', 'sign_in_required']) {
+      it(`passes when failed with ${code}`, async () => {
+        const { element, calls } = await mount();
+        calls[0]?.reject(failure(code));
+        await settle(element);
+        expect(element.state).to.equal('failed');
+        uninstallClock(); // axe keeps time with the window's timers
+        await expect(element).to.be.accessible();
+      });
+    }
+
+    it('passes with the lapse notice and its Dismiss button', async () => {
+      const { element, calls } = await mountFramed();
+      post(errorMessage('expired'), embedOrigin, frameOf(element)?.contentWindow ?? null);
+      calls[1]?.resolve(session());
       await settle(element);
-      expect(element.state).to.equal('failed');
-      FakeClock.uninstall(); // axe keeps time with the window's timers
+      expect(statusOf(element).querySelector('[part=dismiss]')).to.not.equal(null);
+      uninstallClock(); // axe keeps time with the window's timers
       await expect(element).to.be.accessible();
     });
   });
@@ -174,7 +277,7 @@ describe('<form-embed> status and accessibility', () => {
         ><p slot="error">Sorry <button id="help">Contact support</button></p></form-embed
       >`,
     );
-    stub.calls[0]?.reject(failure('form_not_found'));
+    stub.calls[0]?.reject(failure('unknown'));
     await settle(element);
     element.querySelector<HTMLButtonElement>('#help')?.click();
     expect(stub.calls).to.have.length(1);

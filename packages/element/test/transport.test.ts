@@ -1,6 +1,6 @@
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
 import type { FormEmbedElement, FormEmbedErrorEvent } from '../src/index.js';
-import { FakeClock, frameOf, session, settle } from './helpers.js';
+import { frameOf, installClock, session, settle } from './helpers.js';
 
 interface Request {
   url: string;
@@ -24,7 +24,7 @@ function stubFetch(answer: () => Response | Promise<Response>) {
 }
 
 async function mountDefault(attributes = '') {
-  FakeClock.install();
+  installClock();
   const element = await fixture<FormEmbedElement>(
     html`<form-embed form-id="f 1" .requestInit=${{ headers: { 'X-CSRF-Token': 'csrf-1' } }}></form-embed>`,
   );
@@ -35,7 +35,7 @@ async function mountDefault(attributes = '') {
 
 /** Mounts `<form-embed form-id="f1">` and resolves with its first form-embed-error. */
 async function firstError() {
-  FakeClock.install();
+  installClock();
   const element = document.createElement('form-embed');
   element.setAttribute('form-id', 'f1');
   const event = oneEvent(element, 'form-embed-error') as unknown as Promise<FormEmbedErrorEvent>;
@@ -129,7 +129,7 @@ describe('<form-embed> default transport', () => {
   });
 
   it("a proxy's Retry-After given as an HTTP-date is read as seconds; Retry-After: 0 as 0", async () => {
-    FakeClock.install(); // firstError() installs another, which starts at the same time
+    installClock(); // firstError() installs another, which starts at the same time
     const inAMinute = new Date(Date.now() + 60_000).toUTCString();
     stub = stubFetch(
       () => new Response('<html>', { status: 503, headers: { 'Retry-After': inAMinute } }),

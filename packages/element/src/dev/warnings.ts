@@ -1,0 +1,62 @@
+// Development-only warnings, loaded through the `development` export condition as Lit does: a
+// misuse is explained while a page is built and costs nothing in production. They wrap the class
+// from outside, so the production build holds none of this.
+import { isValidFormRef } from '@form-embed/protocol/browser';
+import { FormEmbedElement } from '../form-embed-element.js';
+
+const warned = new WeakMap<object, Set<string>>();
+
+/** Warns once per element and message, naming the element as its opening tag shows it. */
+function warn(element: Element, message: string) {
+  const seen = warned.get(element) ?? new Set();
+  warned.set(element, seen);
+  if (seen.has(message)) return;
+  seen.add(message);
+  const html = element.outerHTML;
+  console.warn(`${html.slice(0, html.indexOf('>') + 1)}: ${message}`, element);
+}
+
+/** What is wrong with `element`'s attributes and properties, as advice. */
+export function misuses(element: FormEmbedElement): string[] {
+  const { formId, coreSlug, loading, endpoint, fetchSession, allowedEndpointOrigins } = element;
+  const found: string[] = [];
+  if (formId != null && coreSlug != null) {
+    found.push('it has both form-id and core-slug. Keep the one that names the form to frame.');
+  } else if (formId == null && coreSlug == null) {
+    found.push(
+      'it has neither form-id nor core-slug. Add form-id (a designer form) or core-slug (a Core form).',
+    );
+  } else if (!isValidFormRef(formId ?? coreSlug ?? '')) {
+    found.push(
+      'its form-id or core-slug is empty, "." or "..", or over 200 characters. Use the form\'s id or slug.',
+    );
+  }
+  if (loading !== 'eager' && loading !== 'lazy') {
+    found.push(`loading="${loading}" is not a loading value. Use "eager" (the default) or "lazy".`);
+  }
+  const origin = new URL(endpoint, document.baseURI).origin;
+  if (!fetchSession && origin !== location.origin && !allowedEndpointOrigins?.includes(origin)) {
+    found.push(
+      `its endpoint is on another origin (${origin}), so it refuses to mint there. Mount the middleware on this page's origin, or list ${origin} in the element's allowedEndpointOrigins property.`,
+    );
+  }
+  return found;
+}
+
+const prototype = FormEmbedElement.prototype as unknown as { willUpdate(changed: unknown): void };
+const { willUpdate } = prototype;
+prototype.willUpdate = function warnThenUpdate(this: FormEmbedElement, changed) {
+  for (const message of misuses(this)) warn(this, message);
+  willUpdate.call(this, changed);
+};
+
+const { define } = FormEmbedElement;
+FormEmbedElement.define = function warnThenDefine(tag = 'form-embed') {
+  const taken = customElements.get(tag);
+  if (taken && taken !== this) {
+    console.warn(
+      `<${tag}>: the tag is already defined by another class, so this FormEmbedElement is not registered. Load @form-embed/element once on the page, or register this one under another name with FormEmbedElement.define('my-form-embed').`,
+    );
+  }
+  return define.call(this, tag);
+};

@@ -1,0 +1,21 @@
+import type { Messages } from '../messages.js';
+
+/** French: `FormEmbedElement.messages = fr`, or one element's `messages`. */
+const fr: Messages = {
+  loading: 'Chargement du formulaire…',
+  retrying: 'Nouvelle tentative…',
+  offline: 'Vous êtes hors ligne. En attente de connexion…',
+  storm: 'La connexion au formulaire échoue sans cesse.',
+  retry: 'Réessayer',
+  lapsed:
+    'Votre session a expiré et le formulaire a été rechargé. Les saisies pas encore envoyées devront peut-être être remplies à nouveau.',
+  dismiss: 'Fermer',
+  frame: 'Formulaire intégré',
+  sign_in_required: 'Vous êtes déconnecté. Reconnectez-vous pour ouvrir ce formulaire.',
+  unavailable: 'Le formulaire est indisponible pour le moment.',
+  not_found: 'Ce formulaire n’est pas disponible.',
+  forbidden: 'Votre compte ne peut pas ouvrir ce formulaire.',
+  invalid_request: 'Ce formulaire n’est pas configuré correctement.',
+  unknown: 'Une erreur s’est produite.',
+};
+export default fr;

@@ -1,0 +1,45 @@
+import { isOnEmbedOrigin, type MintResponse } from '@form-embed/protocol/browser';
+import { mintFailure } from './mint-session.js';
+
+/**
+ * The element's own code for a refused origin: an `endpoint` on another origin that the page did
+ * not allow, or an `embedOrigin` that is neither https nor loopback. Not retryable.
+ */
+export const UNTRUSTED_ORIGIN = 'untrusted_origin';
+
+// https, or plain http on this machine (localhost, *.localhost, 127.x.x.x, [::1]) for development.
+const TRUSTED_EMBED_ORIGIN =
+  /^https:|^http:\/\/([^/]+\.)?(localhost|127(\.\d+){3}|\[::1\])(:\d+)?$/;
+
+/**
+ * The default transport's mint URL for `path` under `endpoint`. An endpoint on another origin
+ * would receive the page's `requestInit` headers and choose what is framed: refused unless
+ * `allowed` lists its origin.
+ */
+export function mintUrl(endpoint: string, path: string, allowed?: readonly string[]): string {
+  const url = endpoint.replace(/\/$/, '') + path;
+  const { origin } = new URL(url, document.baseURI);
+  if (origin !== location.origin && !allowed?.includes(origin)) {
+    throw mintFailure(UNTRUSTED_ORIGIN, false);
+  }
+  return url;
+}
+
+/**
+ * `session` if it may be framed: a MintResponse whose embedUrl is on its embed origin
+ * (docs/contract.md#form-sessions), an https or loopback origin.
+ */
+export function trustedSession(session: unknown): MintResponse {
+  const { embedUrl, embedOrigin, expiresIn } = (session ?? {}) as Partial<MintResponse>;
+  if (
+    typeof embedUrl !== 'string' ||
+    typeof embedOrigin !== 'string' ||
+    typeof expiresIn !== 'number' ||
+    !(expiresIn >= 0)
+  ) {
+    throw mintFailure('internal_error', true);
+  }
+  if (!isOnEmbedOrigin(embedUrl, embedOrigin)) throw mintFailure('unknown', false);
+  if (!TRUSTED_EMBED_ORIGIN.test(embedOrigin)) throw mintFailure(UNTRUSTED_ORIGIN, false);
+  return session as MintResponse;
+}

@@ -1,0 +1,51 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { PortalErrorCodes, SessionErrorCodes } from '@form-embed/protocol/browser';
+import de from '../src/locales/de.js';
+import es from '../src/locales/es.js';
+import fr from '../src/locales/fr.js';
+import { failureKey, messages } from '../src/messages.js';
+import { UNTRUSTED_ORIGIN } from '../src/origins.js';
+
+const shipped = { en: messages, de, fr, es };
+const codes = [
+  ...Object.keys(SessionErrorCodes),
+  ...Object.keys(PortalErrorCodes),
+  UNTRUSTED_ORIGIN,
+];
+
+describe('messages of every shipped locale', () => {
+  for (const [lang, pack] of Object.entries(shipped)) {
+    test(`${lang}: every code of the SessionError table, the portal codes and the element's own has a message`, () => {
+      for (const code of codes) {
+        const key = failureKey(code, messages);
+        // A code with no group of its own would read as `unknown`: a new code must be placed.
+        assert.ok(key !== 'unknown' || code === 'unknown', `${code} belongs to no message group`);
+        assert.ok(pack[key as keyof typeof pack]?.trim(), `${lang} has no message for ${code}`);
+      }
+    });
+
+    test(`${lang}: has exactly the English keys, none empty`, () => {
+      assert.deepEqual(Object.keys(pack).sort(), Object.keys(messages).sort());
+      for (const [key, text] of Object.entries(pack)) assert.ok(text.trim(), `${lang}.${key}`);
+    });
+  }
+
+  for (const [lang, pack] of Object.entries({ de, fr, es })) {
+    test(`${lang}: no message is left in English`, () => {
+      for (const [key, text] of Object.entries(pack)) {
+        assert.notEqual(text, messages[key as keyof typeof messages], `${lang}.${key}`);
+      }
+    });
+  }
+
+  test('a code this release does not know reads as unknown; a page may word one code apart', () => {
+    assert.equal(failureKey('seat_limit_reached', messages), 'unknown');
+    assert.equal(failureKey('user_not_found', messages), 'forbidden');
+    assert.equal(
+      failureKey('user_not_found', { ...messages, user_not_found: 'Ask IT' }),
+      'user_not_found',
+    );
+    assert.equal(failureKey('toString', messages), 'unknown');
+  });
+});

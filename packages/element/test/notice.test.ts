@@ -1,0 +1,101 @@
+import { expect, fixture, html } from '@open-wc/testing';
+import type { FormEmbedElement } from '../src/index.js';
+import {
+  embedOrigin,
+  errorMessage,
+  frameOf,
+  mountFramed,
+  post,
+  record,
+  session,
+  sessionStub,
+  settle,
+  statusOf,
+} from './helpers.js';
+
+const lapsed =
+  'Your session timed out and the form was reloaded. Entries not yet sent may need to be filled in again.';
+
+/** Frames a first session, then has its page post `state` and frames the remint's answer. */
+async function remintAfter(
+  state: 'expired' | 'error',
+  mounted?: Awaited<ReturnType<typeof mountFramed>>,
+) {
+  const framed = mounted ?? (await mountFramed());
+  post(errorMessage(state), embedOrigin, frameOf(framed.element)?.contentWindow ?? null);
+  framed.calls.at(-1)?.resolve(session());
+  await settle(framed.element);
+  return framed;
+}
+
+describe('<form-embed> lapse notice', () => {
+  it('the first frame comes with no notice', async () => {
+    const { element } = await mountFramed();
+    expect(statusOf(element).textContent).to.equal('');
+  });
+
+  it('a remint after `expired` frames the new session with a polite notice and a Dismiss button', async () => {
+    const { element } = await remintAfter('expired');
+    expect(element.state).to.equal('framed');
+    const status = statusOf(element);
+    expect(status.getAttribute('aria-live')).to.equal('polite');
+    expect(status.textContent).to.equal(`${lapsed}Dismiss`);
+    expect(status.querySelector('button')?.getAttribute('part')).to.equal('dismiss');
+  });
+
+  it('a remint after `error` comes with no notice: nothing the user typed was lost to a lapse', async () => {
+    const { element } = await remintAfter('error');
+    expect(statusOf(element).textContent).to.equal('');
+  });
+
+  it('Dismiss removes the notice, keeps the frame and moves focus to it', async () => {
+    const { element, calls } = await remintAfter('expired');
+    statusOf(element).querySelector('button')?.click();
+    await settle(element);
+    expect(statusOf(element).textContent).to.equal('');
+    expect(element.state).to.equal('framed');
+    expect(calls).to.have.length(2);
+    expect(element.shadowRoot?.activeElement).to.equal(frameOf(element));
+  });
+
+  it('the next remint, for any reason, takes the notice away', async () => {
+    const mounted = await remintAfter('expired');
+    await remintAfter('error', mounted);
+    expect(statusOf(mounted.element).textContent).to.equal('');
+  });
+
+  it('form-embed-notice is fired, cancelable, and preventDefault() shows no notice', async () => {
+    const mounted = await mountFramed();
+    const events = record(mounted.element, 'form-embed-notice');
+    mounted.element.addEventListener('form-embed-notice', (event) => event.preventDefault());
+    await remintAfter('expired', mounted);
+    expect(events).to.have.length(1);
+    expect(events[0]).to.include({ reason: 'expired', cancelable: true, bubbles: true });
+    expect(statusOf(mounted.element).textContent).to.equal('');
+  });
+
+  it('the messages key `lapsed` replaces its text, and an empty one suppresses it', async () => {
+    const mounted = await mountFramed();
+    mounted.element.messages = { lapsed: 'Session renewed.' };
+    await remintAfter('expired', mounted);
+    expect(statusOf(mounted.element).textContent).to.equal('Session renewed.Dismiss');
+    mounted.element.messages = { lapsed: '' };
+    await settle(mounted.element);
+    expect(statusOf(mounted.element).textContent).to.equal('');
+  });
+
+  it("slot notice replaces the built-in notice with the page's own", async () => {
+    const stub = sessionStub();
+    const element = await fixture<FormEmbedElement>(
+      html`<form-embed form-id="f1" .fetchSession=${stub.fetchSession}
+        ><p slot="notice">Welcome back</p></form-embed
+      >`,
+    );
+    stub.calls[0]?.resolve(session());
+    await settle(element);
+    const slot = () => statusOf(element).querySelector<HTMLSlotElement>('slot[name=notice]');
+    expect(slot()).to.equal(null);
+    await remintAfter('expired', { element, clock: undefined as never, ...stub });
+    expect(slot()?.assignedElements()[0]?.textContent).to.equal('Welcome back');
+  });
+});

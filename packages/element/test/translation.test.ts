@@ -1,0 +1,158 @@
+import { FormSessionError } from '@form-embed/protocol/browser';
+import { expect } from '@open-wc/testing';
+import { FormEmbedElement, messages } from '../src/index.js';
+import de from '../src/locales/de.js';
+import {
+  embedOrigin,
+  errorMessage,
+  frameOf,
+  mount,
+  mountFramed,
+  post,
+  session,
+  settle,
+  statusOf,
+} from './helpers.js';
+
+const failure = (code: string, retryable = false) =>
+  new FormSessionError({ code, message: 'operator text', retryable, status: 400 });
+
+/** Everything a person can read or hear of the element: its status and its frame's name. */
+function readable(element: FormEmbedElement) {
+  return `${statusOf(element).textContent}|${frameOf(element)?.title ?? ''}`;
+}
+
+describe('<form-embed> messages', () => {
+  afterEach(() => {
+    FormEmbedElement.messages = messages;
+  });
+
+  it("one element's messages override keys of the defaults; other elements keep them", async () => {
+    const { element } = await mount();
+    element.messages = { loading: 'Un momento' };
+    await settle(element);
+    expect(statusOf(element).textContent).to.equal('Un momento');
+    const other = await mount();
+    expect(statusOf(other.element).textContent).to.equal('Loading the form…');
+  });
+
+  it('FormEmbedElement.messages sets the default for every element, wholly', async () => {
+    FormEmbedElement.messages = { ...messages, loading: 'Moment bitte' };
+    const { element } = await mount();
+    expect(statusOf(element).textContent).to.equal('Moment bitte');
+  });
+
+  it('a page may word one code apart from its group', async () => {
+    const { element, calls } = await mount();
+    element.messages = { user_not_found: 'Ask IT to add you to the directory.' };
+    calls[0]?.reject(failure('user_not_found'));
+    await settle(element);
+    expect(statusOf(element).textContent).to.equal('Ask IT to add you to the directory.');
+  });
+
+  it('a message is set as text, never parsed as HTML', async () => {
+    const { element, calls } = await mount();
+    element.messages = {
+      unknown: '<img src=x onerror="window.pwned=1">Oops',
+      retry: '<b>Again</b>',
+    };
+    calls[0]?.reject(failure('unknown'));
+    await settle(element);
+    const status = statusOf(element);
+    expect(status.querySelector('img, b')).to.equal(null);
+    expect(status.textContent).to.equal('<img src=x onerror="window.pwned=1">Oops<b>Again</b>');
+  });
+
+  it('changing messages while a status shows rewrites it, and the frame title with it', async () => {
+    const { element } = await mountFramed();
+    expect(frameOf(element)?.title).to.equal('Embedded form');
+    element.messages = de;
+    await settle(element);
+    expect(frameOf(element)?.title).to.equal('Eingebettetes Formular');
+    element.setAttribute('frame-title', 'Laptop bestellen');
+    await settle(element);
+    expect(frameOf(element)?.title).to.equal('Laptop bestellen');
+  });
+});
+
+describe('<form-embed> on a German page', () => {
+  const english = Object.values(messages);
+  beforeEach(() => {
+    FormEmbedElement.messages = de;
+  });
+  afterEach(() => {
+    FormEmbedElement.messages = messages;
+  });
+
+  /** Asserts that `element` reads `expected` (German) and no English sentence at all. */
+  function expectGerman(element: FormEmbedElement, ...expected: string[]) {
+    const text = readable(element);
+    for (const sentence of english) expect(text).to.not.contain(sentence);
+    for (const sentence of expected) expect(text).to.contain(sentence);
+  }
+
+  it('minting, framed and the frame title are German', async () => {
+    const { element, calls } = await mount();
+    expectGerman(element, de.loading);
+    calls[0]?.resolve(session());
+    await settle(element);
+    expectGerman(element, de.frame);
+  });
+
+  it('waiting to retry, offline and every failure group are German', async () => {
+    const { element, calls, clock } = await mount();
+    calls[0]?.reject(failure('rate_limited', true));
+    await settle(element);
+    expectGerman(element, de.retrying);
+    for (let i = 1; i < 4; i++) {
+      await clock.tick(60_000);
+      calls[i]?.reject(failure('rate_limited', true));
+      await settle(element);
+    }
+    expectGerman(element, de.unavailable, de.retry);
+    const groups: [string, string][] = [
+      ['form_not_found', de.not_found],
+      ['user_not_found', de.forbidden],
+      ['invalid_api_key', de.invalid_request],
+      ['sign_in_required', de.sign_in_required],
+      ['seat_limit_reached', de.unknown],
+    ];
+    for (const [code, text] of groups) {
+      element.remint();
+      calls.at(-1)?.reject(failure(code));
+      await settle(element);
+      expectGerman(element, text);
+    }
+  });
+
+  it('offline is German', async () => {
+    const descriptor = Object.getOwnPropertyDescriptor(Navigator.prototype, 'onLine');
+    Object.defineProperty(navigator, 'onLine', { configurable: true, get: () => false });
+    try {
+      const { element, calls, clock } = await mount();
+      calls[0]?.reject(failure('unavailable', true));
+      await settle(element);
+      await clock.tick(60_000);
+      expectGerman(element, de.offline);
+    } finally {
+      delete (navigator as { onLine?: boolean }).onLine;
+      if (descriptor) Object.defineProperty(Navigator.prototype, 'onLine', descriptor);
+    }
+  });
+
+  it('the lapse notice and the remint storm are German', async () => {
+    const { element, calls, clock } = await mountFramed();
+    post(errorMessage('expired'), embedOrigin, frameOf(element)?.contentWindow ?? null);
+    calls[1]?.resolve(session());
+    await settle(element);
+    expectGerman(element, de.lapsed, de.dismiss);
+    for (let i = 2; i <= 5; i++) {
+      post(errorMessage(), embedOrigin, frameOf(element)?.contentWindow ?? null);
+      calls[i]?.resolve(session());
+      await settle(element);
+      await clock.tick(1_000);
+    }
+    expect(element.state).to.equal('failed');
+    expectGerman(element, de.storm, de.retry);
+  });
+});

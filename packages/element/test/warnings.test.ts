@@ -1,0 +1,101 @@
+import { expect, fixture, html } from '@open-wc/testing';
+import '../src/dev/warnings.js';
+import { FormEmbedElement } from '../src/index.js';
+import { sessionStub, settle } from './helpers.js';
+
+/** Collects console.warn's first arguments while `run` runs. */
+async function warnings(run: () => Promise<unknown>) {
+  const seen: string[] = [];
+  const original = console.warn;
+  console.warn = (message: string) => seen.push(message);
+  try {
+    await run();
+  } finally {
+    console.warn = original;
+  }
+  return seen;
+}
+
+async function embed(markup: ReturnType<typeof html>) {
+  const element = await fixture<FormEmbedElement>(markup);
+  await settle(element);
+  return element;
+}
+
+describe('<form-embed> development warnings', () => {
+  const { fetchSession } = sessionStub();
+
+  it('both form-id and core-slug: names the element and says to keep one', async () => {
+    const seen = await warnings(() =>
+      embed(
+        html`<form-embed form-id="a" core-slug="b" .fetchSession=${fetchSession}></form-embed>`,
+      ),
+    );
+    expect(seen).to.have.length(1);
+    expect(seen[0]).to.match(
+      /^<form-embed form-id="a" core-slug="b"[^>]*>: it has both form-id and core-slug\. Keep the one/,
+    );
+  });
+
+  it('neither form-id nor core-slug: says which to add', async () => {
+    const seen = await warnings(() =>
+      embed(html`<form-embed .fetchSession=${fetchSession}></form-embed>`),
+    );
+    expect(seen.join()).to.contain(
+      'neither form-id nor core-slug. Add form-id (a designer form) or core-slug (a Core form).',
+    );
+  });
+
+  it('an unknown loading value: names it and the two it may be', async () => {
+    const seen = await warnings(() =>
+      embed(
+        html`<form-embed form-id="a" loading="later" .fetchSession=${fetchSession}></form-embed>`,
+      ),
+    );
+    expect(seen.join()).to.contain(
+      'loading="later" is not a loading value. Use "eager" (the default) or "lazy".',
+    );
+  });
+
+  it('a cross-origin endpoint: says it is refused and how to allow it', async () => {
+    const seen = await warnings(() =>
+      embed(html`<form-embed form-id="a" endpoint="https://api.example/mint"></form-embed>`),
+    );
+    expect(seen.join()).to.contain(
+      'its endpoint is on another origin (https://api.example), so it refuses to mint there.',
+    );
+    expect(seen.join()).to.contain('allowedEndpointOrigins');
+  });
+
+  it('a well-formed element warns of nothing, however often it updates', async () => {
+    const seen = await warnings(async () => {
+      const element = await embed(
+        html`<form-embed form-id="a" .fetchSession=${fetchSession}></form-embed>`,
+      );
+      element.setAttribute('frame-title', 'x');
+      await settle(element);
+    });
+    expect(seen).to.deep.equal([]);
+  });
+
+  it('the same misuse is told once per element, not at every update', async () => {
+    const seen = await warnings(async () => {
+      const element = await embed(
+        html`<form-embed loading="soon" form-id="a" .fetchSession=${fetchSession}></form-embed>`,
+      );
+      element.setAttribute('frame-title', 'x');
+      await settle(element);
+    });
+    expect(seen).to.have.length(1);
+  });
+
+  it('define() on a tag another class holds says so and how to register under another name', async () => {
+    const tag = `taken-${Math.random().toString(36).slice(2)}`;
+    customElements.define(tag, class extends HTMLElement {});
+    const seen = await warnings(async () => FormEmbedElement.define(tag));
+    expect(seen[0]).to.equal(
+      `<${tag}>: the tag is already defined by another class, so this FormEmbedElement is not registered. Load @form-embed/element once on the page, or register this one under another name with FormEmbedElement.define('my-form-embed').`,
+    );
+    expect(await warnings(async () => FormEmbedElement.define())).to.deep.equal([]);
+  });
+});
