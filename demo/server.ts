@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { formEmbedSessions } from '@form-embed/express';
 import type { FormSessionUser } from '@form-embed/protocol';
-import { type SandboxOptions, startSandbox } from '@form-embed/sandbox';
+import { type Sandbox, type SandboxOptions, startSandbox } from '@form-embed/sandbox';
 import express from 'express';
 import type { Store } from 'express-rate-limit';
 import { createServer as createViteServer, type ViteDevServer } from 'vite';
@@ -26,21 +26,53 @@ export interface DemoOptions {
 export interface Demo {
   url: string;
   mode: 'sandbox' | 'service';
-  sandbox: Awaited<ReturnType<typeof startSandbox>> | undefined;
+  sandbox: Sandbox | undefined;
   close(): Promise<void>;
 }
 
 /** The QA portal: the middleware mounted at /form-sessions and the demo pages through Vite. */
 export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
-  const sandbox = options.service
-    ? undefined
-    : await startSandbox({ controlApi: true, ...options.sandbox });
+  const app = express();
+  app.disable('x-powered-by');
+  // Listen first: the sandbox lets the demo's own origin call its control API.
+  const server = createServer(app);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 5173, 'localhost', resolve);
+  });
+  const url = `http://localhost:${(server.address() as AddressInfo).port}`;
+  let sandbox: Sandbox | undefined;
+  let vite: ViteDevServer | undefined;
+  const close = async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+    await vite?.close();
+    await sandbox?.close();
+  };
+  try {
+    sandbox = options.service
+      ? undefined
+      : await startSandbox({ controlApi: true, controlOrigins: [url], ...options.sandbox });
+    mountPortal(app, options, sandbox);
+    // Vite's websocket shares the demo's port, so several demos (and tests) can run at once.
+    vite = await createViteServer({
+      configFile: new URL('../vite.config.ts', import.meta.url).pathname,
+      server: { middlewareMode: true, hmr: { server } },
+      logLevel: 'warn',
+    });
+    app.use(vite.middlewares);
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  return { url, mode: sandbox ? 'sandbox' : 'service', sandbox, close };
+}
+
+/** The middleware on the sandbox (as the signed-in persona) or on the real service. */
+function mountPortal(app: express.Express, options: DemoOptions, sandbox: Sandbox | undefined) {
   const service = options.service ?? sandbox;
   if (!service) throw new Error('unreachable: a demo runs on a service or on the sandbox');
   const realUser = options.service?.user;
-
-  const app = express();
-  app.disable('x-powered-by');
   app.use(
     '/form-sessions',
     formEmbedSessions({
@@ -50,8 +82,12 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
       limit: { mints: options.mintsPerMinute, store: options.limitStore },
     }),
   );
+  mountDemoRoutes(app, sandbox);
+}
 
-  app.get('/demo/config', (req, res) => {
+/** The QA console's own routes: its configuration, persona sign-in and the control proxy. */
+function mountDemoRoutes(app: express.Express, sandbox: Sandbox | undefined) {
+  app.get('/demo/config', function demoConfig(req, res) {
     res.set('Cache-Control', 'no-store').json({
       mode: sandbox ? 'sandbox' : 'service',
       persona: sandbox ? signedInPersona(req) : undefined,
@@ -63,7 +99,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
         : undefined,
     });
   });
-  app.post('/demo/sign-in', express.json(), (req, res) => {
+  app.post('/demo/sign-in', express.json(), function signIn(req, res) {
     const persona = req.body?.persona;
     if (!sandbox || !isPersonaId(persona)) {
       res.status(400).json({ error: 'sign-in takes {persona} with a persona id, on the sandbox' });
@@ -73,30 +109,4 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
     res.status(204).end();
   });
   if (sandbox) app.use('/demo/control', controlProxy(sandbox.baseUrl));
-
-  // Vite's websocket shares the demo's port, so several demos (and tests) can run at once.
-  const server = createServer(app);
-  const vite: ViteDevServer = await createViteServer({
-    configFile: new URL('../vite.config.ts', import.meta.url).pathname,
-    server: { middlewareMode: true, hmr: { server } },
-    logLevel: 'warn',
-  });
-  app.use(vite.middlewares);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 5173, 'localhost', resolve);
-  });
-  const { port } = server.address() as AddressInfo;
-
-  return {
-    url: `http://localhost:${port}`,
-    mode: sandbox ? 'sandbox' : 'service',
-    sandbox,
-    async close() {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-      await vite.close();
-      await sandbox?.close();
-    },
-  };
 }

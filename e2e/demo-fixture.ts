@@ -86,7 +86,6 @@ export function countMints(page: Page): { readonly count: number } {
   return counter;
 }
 
-/** The frame document currently inside `element` (a `<form-embed>` locator). */
 /**
  * The Submit button of the form framed by the `<form-embed>` at `selector`. Visible once the
  * framed page has loaded: `framed` comes earlier, when the iframe's src is set, and sessions
@@ -96,6 +95,7 @@ export function submitOf(page: Page, selector = '#embed-slot form-embed'): Locat
   return page.frameLocator(`${selector} iframe`).getByRole('button', { name: 'Submit' });
 }
 
+/** The frame document currently inside `element` (a `<form-embed>` locator). */
 export async function frameOf(element: Locator): Promise<Frame> {
   const handle = await element.locator('iframe').elementHandle();
   const frame = await handle?.contentFrame();
@@ -127,4 +127,21 @@ export async function embedWithHeldSession(page: Page, held: MintResponse): Prom
           ).json();
     document.querySelector('#embed-slot form-embed')?.replaceWith(element);
   }, held);
+}
+
+/**
+ * Resolves once every message the frame inside `element` has posted so far has reached the
+ * page, instead of waiting to see that nothing happens: messages from one window arrive in the
+ * order posted, so a marker posted now arrives after them; and the element handles a message
+ * (firing any remint) while it is dispatched, before the marker's turn.
+ */
+export async function messagesDelivered(page: Page, element: Locator): Promise<void> {
+  const marker = `delivered-${Math.random()}`;
+  await page.evaluate((m) => {
+    (window as unknown as { delivered: Promise<void> }).delivered = new Promise((resolve) =>
+      addEventListener('message', (event) => event.data === m && resolve()),
+    );
+  }, marker);
+  await (await frameOf(element)).evaluate((m) => window.parent.postMessage(m, '*'), marker);
+  await page.evaluate(() => (window as unknown as { delivered: Promise<void> }).delivered);
 }

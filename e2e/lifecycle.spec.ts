@@ -1,3 +1,4 @@
+import type { Request } from '@playwright/test';
 import { countMints, eventsOf, expect, recordEvents, test } from './demo-fixture.js';
 
 test('loading="lazy": an embed below the fold mints only once scrolled into view', async ({
@@ -7,9 +8,14 @@ test('loading="lazy": an embed below the fold mints only once scrolled into view
   const mints = countMints(page);
   await page.goto(`${demo.url}/lazy.html`);
   const element = page.locator('#lazy');
-  await page.waitForTimeout(1_500);
-  expect(mints.count).toBe(0);
   await expect(element).toHaveAttribute('state', 'idle');
+  // IntersectionObserver reports during a rendering update: after two animation frames it has
+  // told the element where it is, and a mint would have begun (state `minting`).
+  await page.evaluate(
+    () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
+  );
+  await expect(element).toHaveAttribute('state', 'idle');
+  expect(mints.count).toBe(0);
   await element.scrollIntoViewIfNeeded();
   await expect(element).toHaveAttribute('state', 'framed');
   expect(mints.count).toBe(1);
@@ -27,9 +33,17 @@ test('DESIGN lifecycle: removing an element mid-mint frames nothing and logs no 
   await page.goto(demo.url);
   const element = page.locator('#embed-slot form-embed');
   await expect(element).toHaveAttribute('state', 'minting');
+  const isMint = (request: Request) => request.url().endsWith('/session');
+  const mintEnded = Promise.race([
+    page.waitForEvent('requestfailed', isMint),
+    page.waitForEvent('requestfinished', isMint),
+  ]);
   await element.evaluate((node) => node.remove());
   await expect(page.locator('form-embed')).toHaveCount(0);
-  await page.waitForTimeout(2_500);
+  // The mint ends (aborted, or answered after the sandbox's latency); anything it would frame
+  // is framed in the same task as its answer, and 300 ms lets a wrong frame show.
+  await mintEnded;
+  await page.waitForTimeout(300);
   expect(await page.locator('iframe').count()).toBe(0);
   expect(await eventsOf(page)).toEqual([]);
   expect(problems).toEqual([]);

@@ -4,6 +4,7 @@ import {
   eventsOf,
   expect,
   frameOf,
+  messagesDelivered,
   recordEvents,
   submitOf,
   test,
@@ -29,7 +30,10 @@ async function framed(page: Page, url: string, form = 'form:form_microsoft') {
 async function expectOneRemint(page: Page, before: { src: string | null }, reason: string) {
   await expect.poll(() => frameSrc(page)).not.toBe(before.src);
   await expect(element(page)).toHaveAttribute('state', 'framed');
-  await page.waitForTimeout(1_000); // a second remint, if any, would have started by now
+  // A second remint could only come from a message of the new frame: wait for its page, then for
+  // every message it posted to have been handled.
+  await expect(submitOf(page)).toBeVisible();
+  await messagesDelivered(page, element(page));
   const events = (await eventsOf(page)).map(
     (e) => `${e.type}${e.detail.reason ? `:${e.detail.reason}` : ''}`,
   );
@@ -93,7 +97,8 @@ test('embedded form message: error, a reused handle, leads to one remint', async
   });
   await expect.poll(() => frameSrc(page)).not.toBe(before.src);
   await expect(element(page)).toHaveAttribute('state', 'framed');
-  await page.waitForTimeout(1_000);
+  await expect(submitOf(page)).toBeVisible();
+  await messagesDelivered(page, element(page));
   const remints = (await eventsOf(page)).filter((e) => e.type === 'form-embed-remint');
   expect(remints.map((e) => e.detail.reason)).toEqual(['error']);
   expect(await page.evaluate(() => history.length)).toBe(before.history);

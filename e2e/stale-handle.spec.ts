@@ -7,14 +7,10 @@ import {
   test,
 } from './demo-fixture.js';
 
-// Handles redeemable for 12 s instead of 120 s, so a handle can outlive its window in a test.
-test.use({ demoOptions: { port: 0, mintsPerMinute: 1000, sandbox: { handleTtlSeconds: 12 } } });
-
 test('embedded form message: error, a handle older than its window, leads to one remint', async ({
   page,
   demo,
 }) => {
-  test.setTimeout(45_000);
   await recordEvents(page);
   await page.goto(demo.url);
   const element = page.locator('#embed-slot form-embed');
@@ -22,7 +18,8 @@ test('embedded form message: error, a handle older than its window, leads to one
   const held = await (
     await page.request.post(`${demo.url}/form-sessions/forms/form_microsoft/session`, { data: {} })
   ).json();
-  await page.waitForTimeout(13_000);
+  // The handle's 120 s pass on the sandbox's clock, not on the test's.
+  demo.sandbox?.control.advanceClock(121);
 
   await embedWithHeldSession(page, held);
 

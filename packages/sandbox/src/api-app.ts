@@ -41,7 +41,8 @@ export function createApiApp(state: SandboxState, control: SandboxControl): expr
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-  if (state.config.controlApi) app.use(CONTROL_PATH, controlRouter(control));
+  if (state.config.controlApi)
+    app.use(CONTROL_PATH, controlRouter(control, state.config.controlOrigins));
   app.use(async (req, res) => {
     const route = matchRoute(req.method, req.path);
     state.countRequest(route?.key ?? `${req.method} (no route)`);

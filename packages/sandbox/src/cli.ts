@@ -1,70 +1,73 @@
 #!/usr/bin/env node
 /**
- * `form-embed-sandbox [--json] [--control] [--port N]`: starts the sandbox and keeps serving
- * until SIGINT or SIGTERM. With `--json` it prints exactly one line,
- * `{"baseUrl","formsOrigin","coreFormsOrigin","apiKey"}`, for scripts to read.
+ * `form-embed-sandbox [--json] [--control] [--control-origin ORIGIN]... [--port N]`: starts the
+ * sandbox and keeps serving until SIGINT or SIGTERM. With `--json` it prints exactly one line,
+ * `{"baseUrl","formsOrigin","coreFormsOrigin","apiKey"}`, for scripts to read. A bad command
+ * line (exit 2) or a failed start (exit 1) prints one line naming the problem, never a stack.
  */
-import { parseArgs } from 'node:util';
-import { startSandbox } from './start-sandbox.js';
+import { type CliArgs, parseCliArgs, usage } from './cli-args.js';
+import { type Sandbox, startSandbox } from './start-sandbox.js';
 
-const { values } = parseArgs({
-  options: {
-    json: { type: 'boolean', default: false },
-    control: { type: 'boolean', default: false },
-    port: { type: 'string' },
-    help: { type: 'boolean', short: 'h', default: false },
-  },
-});
-
-if (values.help) {
-  process.stdout.write(
-    'Usage: form-embed-sandbox [--json] [--control] [--port N]\n' +
-      '  --json     print one JSON line {baseUrl, formsOrigin, coreFormsOrigin, apiKey}\n' +
-      '  --control  serve the HTTP control API under /__sandbox/control/\n' +
-      '  --port N   the API port (default: any free port)\n',
-  );
-  process.exit(0);
+function fail(problem: string, exitCode: number): never {
+  process.stderr.write(`form-embed-sandbox: ${problem}\n`);
+  process.exit(exitCode);
 }
 
-const port = values.port === undefined ? 0 : Number(values.port);
-if (!Number.isInteger(port) || port < 0 || port > 65535) {
-  process.stderr.write('form-embed-sandbox: --port must be a port number\n');
-  process.exit(2);
+/** One line for a start that failed: the port in use, an option refused, anything else. */
+function describeStartError(error: unknown, args: CliArgs): string {
+  const { code, message } = error as NodeJS.ErrnoException;
+  if (code === 'EADDRINUSE') {
+    return `port ${args.port} is in use; choose another with --port, or leave it out for a free one`;
+  }
+  if (code === 'EACCES') return `no permission to listen on port ${args.port}`;
+  return `could not start: ${(message ?? String(error)).replace(/^startSandbox: /, '')}`;
 }
 
-// Handlers first, so a signal that arrives as soon as the addresses are printed (or during
-// start-up) still closes the listeners cleanly.
-let closing = false;
-let sandbox: Awaited<ReturnType<typeof startSandbox>> | undefined;
-const stop = () => {
-  if (closing) return;
-  closing = true;
-  (sandbox ? sandbox.close() : Promise.resolve()).then(
-    () => process.exit(0),
-    () => process.exit(1),
-  );
-};
-process.on('SIGINT', stop);
-process.on('SIGTERM', stop);
-
-sandbox = await startSandbox({ port, controlApi: values.control });
-if (closing) await sandbox.close();
-const { baseUrl, formsOrigin, coreFormsOrigin, apiKey } = sandbox;
-if (values.json) {
-  process.stdout.write(`${JSON.stringify({ baseUrl, formsOrigin, coreFormsOrigin, apiKey })}\n`);
-} else {
-  process.stdout.write(
-    [
-      'form-embed sandbox is running (plain http on 127.0.0.1; the real service uses https)',
-      `  API base URL:       ${baseUrl}`,
-      `  Forms origin:       ${formsOrigin}`,
-      `  Core forms origin:  ${coreFormsOrigin}`,
-      `  API key:            ${apiKey}`,
-      values.control ? `  Control API:        ${baseUrl}/__sandbox/control/` : '',
-      'Press Ctrl-C to stop.',
-      '',
-    ]
-      .filter((line, i, all) => line !== '' || i === all.length - 1)
-      .join('\n'),
-  );
+function describeSandbox(sandbox: Sandbox, args: CliArgs): string {
+  const { baseUrl, formsOrigin, coreFormsOrigin, apiKey } = sandbox;
+  if (args.json) return `${JSON.stringify({ baseUrl, formsOrigin, coreFormsOrigin, apiKey })}\n`;
+  return [
+    'form-embed sandbox is running (plain http on 127.0.0.1; the real service uses https)',
+    `  API base URL:       ${baseUrl}`,
+    `  Forms origin:       ${formsOrigin}`,
+    `  Core forms origin:  ${coreFormsOrigin}`,
+    `  API key:            ${apiKey}`,
+    ...(args.control ? [`  Control API:        ${baseUrl}/__sandbox/control/`] : []),
+    'Press Ctrl-C to stop.',
+    '',
+  ].join('\n');
 }
+
+async function main(): Promise<void> {
+  const parsed = parseCliArgs(process.argv.slice(2));
+  if (!parsed.ok) fail(`${parsed.problem} (--help lists the options)`, 2);
+  const { args } = parsed;
+  if (args.help) {
+    process.stdout.write(usage);
+    return;
+  }
+  // Handlers first, so a signal during start-up (or right after the addresses are printed)
+  // still closes the listeners cleanly.
+  let closing = false;
+  let sandbox: Sandbox | undefined;
+  const stop = () => {
+    if (closing) return;
+    closing = true;
+    (sandbox ? sandbox.close() : Promise.resolve()).then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  const options = {
+    port: args.port,
+    controlApi: args.control,
+    controlOrigins: args.controlOrigins,
+  };
+  sandbox = await startSandbox(options).catch((error) => fail(describeStartError(error, args), 1));
+  if (closing) return void (await sandbox.close());
+  process.stdout.write(describeSandbox(sandbox, args));
+}
+
+await main();

@@ -1,10 +1,12 @@
 /**
  * The control API over HTTP, at `/__sandbox/control/<action>` on the API origin, served only
- * when the sandbox starts with `controlApi: true` (CLI `--control`). It answers any origin
- * (CORS `*`) so a QA page can call it; it is a sandbox feature, not part of the service.
+ * when the sandbox starts with `controlApi: true` (CLI `--control`). It answers only a loopback
+ * `Host`, and browsers only from `controlOrigins` (see control-access.ts). It is a sandbox
+ * feature, not part of the service.
  */
-import express, { type Request, type Response, Router } from 'express';
+import express, { type NextFunction, type Request, type Response, Router } from 'express';
 import type { SandboxControl } from './control.js';
+import { controlCors, loopbackHostOnly } from './control-access.js';
 import type { FaultSpec } from './faults.js';
 import { parseMicrosoftConnection } from './microsoft-connection.js';
 import { BODY_LIMIT, describeBodyProblem } from './request-body.js';
@@ -13,6 +15,7 @@ type Action = (control: SandboxControl, body: Record<string, unknown>) => unknow
 
 const actions: Record<string, Action> = {
   'expire-sessions': (control) => control.expireSessions(),
+  'advance-clock': (control, body) => control.advanceClock(body.seconds as number),
   fail: (control, body) => control.fail(body as unknown as FaultSpec),
   'microsoft-connection': (control, body) =>
     control.setMicrosoftConnection(parseMicrosoftConnection(body)),
@@ -28,40 +31,42 @@ const actions: Record<string, Action> = {
   reset: (control) => control.reset(),
 };
 
-export function controlRouter(control: SandboxControl): Router {
+export function controlRouter(control: SandboxControl, allowedOrigins: readonly string[]): Router {
   const router = Router();
-  router.use((req, res, next) => {
-    res.set({
-      'Access-Control-Allow-Origin': '*',
-      'Access-Control-Allow-Methods': 'GET, POST, OPTIONS',
-      'Access-Control-Allow-Headers': 'content-type',
-      'Cache-Control': 'no-store',
-    });
-    if (req.method === 'OPTIONS') return void res.status(204).end();
+  router.use(function noStore(_req, res, next) {
+    res.set('Cache-Control', 'no-store');
     next();
   });
+  router.use(loopbackHostOnly(), controlCors(allowedOrigins));
   router.use(express.json({ strict: false, limit: BODY_LIMIT }));
-  const run = async (req: Request<{ action: string }>, res: Response) => {
-    const action = Object.hasOwn(actions, req.params.action)
-      ? actions[req.params.action]
-      : undefined;
-    if (!action)
-      return void res.status(404).json({ error: `No control action ${req.params.action}.` });
+  router.post('/:action', runControlAction(control));
+  router.get('/stats', function controlStats(_req, res) {
+    res.json({ ok: true, requests: control.stats() });
+  });
+  router.use(function controlError(
+    error: unknown,
+    _req: Request,
+    res: Response,
+    _next: NextFunction,
+  ) {
+    const problem = describeBodyProblem(error);
+    res.status(problem ? 400 : 500).json({ error: problem ?? 'Unexpected error in the sandbox.' });
+  });
+  return router;
+}
+
+function runControlAction(control: SandboxControl) {
+  return async function runControlAction(req: Request<{ action: string }>, res: Response) {
+    const { action: name } = req.params;
+    const action = Object.hasOwn(actions, name) ? actions[name] : undefined;
+    if (!action) return void res.status(404).json({ error: `No control action ${name}.` });
     const body = typeof req.body === 'object' && req.body !== null ? req.body : {};
     try {
       const result = await action(control, body);
       res.json({ ok: true, ...(typeof result === 'object' && result !== null ? result : {}) });
     } catch (error) {
-      res
-        .status(400)
-        .json({ error: error instanceof Error ? error.message : 'Bad control request.' });
+      const message = error instanceof Error ? error.message : 'Bad control request.';
+      res.status(400).json({ error: message });
     }
   };
-  router.post('/:action', run);
-  router.get('/stats', (_req, res) => void res.json({ ok: true, requests: control.stats() }));
-  router.use((error: unknown, _req: Request, res: Response, _next: express.NextFunction) => {
-    const problem = describeBodyProblem(error);
-    res.status(problem ? 400 : 500).json({ error: problem ?? 'Unexpected error in the sandbox.' });
-  });
-  return router;
 }

@@ -9,6 +9,12 @@ import type { EmbedOrigins, SandboxState } from './sandbox-state.js';
 export interface SandboxControl {
   /** Every session lapses now; its page notices on the next reload, submit or lookup. */
   expireSessions(): void;
+  /**
+   * Moves the sandbox's clock forward by `seconds`: handles and sessions age as if that much
+   * time had passed (121 s makes a fresh handle too old, 1801 s lapses a session). Rate-limit
+   * windows and delays keep wall time. `reset()` returns to wall time.
+   */
+  advanceClock(seconds: number): void;
   /** The next `count` requests of `scope` fail as described (see `FaultSpec`). */
   fail(fault: FaultSpec): void;
   /** Sets the organisation's Microsoft connection: `ok`, `broken` or `throttled`. */
@@ -24,7 +30,7 @@ export interface SandboxControl {
   changeFormsDomain(kind?: EmbedOriginKind): Promise<EmbedOrigins>;
   /** Requests received per route, keyed `METHOD /path/template` (e.g. `GET /api/v1/me`). */
   stats(): Record<string, number>;
-  /** Back to the start: no faults, connection ok, initial origins, counters, limits and sessions cleared. */
+  /** Back to the start: no faults, connection ok, initial origins, wall time, counters, limits and sessions cleared. */
   reset(): void;
 }
 
@@ -34,6 +40,7 @@ export function createControl(
 ): SandboxControl {
   return {
     expireSessions: () => state.sessions.expireAll(),
+    advanceClock: (seconds) => state.clock.advance(seconds),
     fail: (fault) => state.faults.add(fault),
     setMicrosoftConnection: (connection) => {
       state.microsoftConnection = parseMicrosoftConnection(connection);

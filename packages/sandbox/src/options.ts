@@ -31,6 +31,11 @@ export interface SandboxOptions {
   limits?: SandboxLimits;
   /** Serve the HTTP control API under `/__sandbox/control/`. Defaults to `false`. */
   controlApi?: boolean;
+  /**
+   * Web origins (`scheme://host[:port]`) whose pages may call the control API from a browser
+   * (CORS); a request from any other `Origin` is refused. Defaults to none.
+   */
+  controlOrigins?: readonly string[];
 }
 
 export interface SandboxConfig {
@@ -42,6 +47,7 @@ export interface SandboxConfig {
   latencyMs: number;
   limits: Required<SandboxLimits>;
   controlApi: boolean;
+  controlOrigins: readonly string[];
 }
 
 export const defaultLimits: Required<SandboxLimits> = {
@@ -62,6 +68,7 @@ export function parseOptions(options: SandboxOptions = {}): SandboxConfig {
       reads: options.limits?.reads ?? defaultLimits.reads,
     },
     controlApi: options.controlApi ?? false,
+    controlOrigins: [...(options.controlOrigins ?? [])],
   };
   for (const name of ['port', 'formsPort', 'coreFormsPort'] as const) {
     const value = config[name];
@@ -81,5 +88,19 @@ export function parseOptions(options: SandboxOptions = {}): SandboxConfig {
       throw new TypeError(`startSandbox: option limits.${name} needs perMinute > 0 and burst >= 1`);
     }
   }
+  for (const origin of config.controlOrigins) {
+    if (!isWebOrigin(origin)) {
+      throw new TypeError(
+        `startSandbox: option controlOrigins must list origins such as http://localhost:5173, not ${JSON.stringify(origin)}`,
+      );
+    }
+  }
   return config;
+}
+
+/** `http(s)://host[:port]` exactly, as browsers send it in `Origin`. */
+function isWebOrigin(value: unknown): boolean {
+  if (typeof value !== 'string' || !URL.canParse(value)) return false;
+  const url = new URL(value);
+  return (url.protocol === 'http:' || url.protocol === 'https:') && url.origin === value;
 }

@@ -2,6 +2,7 @@ import { type FaultQueue, FaultQueue as Faults } from './faults.js';
 import type { MicrosoftConnection } from './microsoft-connection.js';
 import type { SandboxConfig } from './options.js';
 import { RateLimits } from './rate-limits.js';
+import { SandboxClock } from './sandbox-clock.js';
 import { SessionStore } from './session-store.js';
 
 export interface EmbedOrigins {
@@ -12,6 +13,7 @@ export interface EmbedOrigins {
 /** Everything that changes while the sandbox runs; shared by the API, the pages and `control`. */
 export class SandboxState {
   readonly config: SandboxConfig;
+  readonly clock = new SandboxClock();
   readonly sessions: SessionStore;
   readonly limits: RateLimits;
   readonly faults: FaultQueue = new Faults();
@@ -24,7 +26,7 @@ export class SandboxState {
 
   constructor(config: SandboxConfig, origins: EmbedOrigins) {
     this.config = config;
-    this.sessions = new SessionStore(config);
+    this.sessions = new SessionStore(config, () => this.clock.now());
     this.limits = new RateLimits(config.limits);
     this.latencyMs = config.latencyMs;
     this.origins = { ...origins };
@@ -47,5 +49,6 @@ export class SandboxState {
     this.#requests.clear();
     this.limits.reset();
     this.sessions.clear();
+    this.clock.reset();
   }
 }

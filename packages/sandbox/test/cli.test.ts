@@ -1,10 +1,13 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:net';
 import { createInterface } from 'node:readline';
-import { test } from 'node:test';
+import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { defaultServicePaths, OrganisationSchema } from '@form-embed/protocol';
+import { parseCliArgs, usage } from '../src/cli-args.js';
 import { fixtureKeys } from '../src/index.js';
 
 const cli = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
@@ -53,4 +56,101 @@ test('form-embed-sandbox without --json prints the addresses and key readably, a
   }
   const [code] = await once(child, 'exit');
   assert.equal(code, 0);
+});
+
+/** Runs the CLI to its end; resolves with its exit code and what it printed. */
+async function runCli(args: string[]) {
+  const { child } = startCli(args);
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    stderr += chunk;
+  });
+  let stdout = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    stdout += chunk;
+  });
+  const [code] = await once(child, 'exit');
+  return { code, stderr, stdout };
+}
+
+describe('form-embed-sandbox: a bad command line or a failed start is one clear line', {
+  concurrency: true,
+}, () => {
+  const cases: [string[], string][] = [
+    [['--bogus'], 'unknown option --bogus (--help lists the options)'],
+    [['--port'], '--port needs a value (--help lists the options)'],
+    [
+      ['--port', 'abc'],
+      '--port must be a port number from 0 to 65535, not "abc" (--help lists the options)',
+    ],
+  ];
+  for (const [args, problem] of cases) {
+    test(`${args.join(' ')}: exits 2 printing one line, no stack`, async () => {
+      const { code, stderr, stdout } = await runCli(args);
+      assert.equal(stderr, `form-embed-sandbox: ${problem}\n`);
+      assert.equal(stdout, '');
+      assert.equal(code, 2);
+    });
+  }
+
+  test('a port in use: exits 1 printing one line naming the port, no stack', async (t) => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    t.after(() => new Promise((resolve) => taken.close(resolve)));
+    const { port } = taken.address() as AddressInfo;
+    const { code, stderr } = await runCli(['--port', String(port)]);
+    assert.equal(
+      stderr,
+      `form-embed-sandbox: port ${port} is in use; choose another with --port, or leave it out for a free one\n`,
+    );
+    assert.equal(code, 1);
+  });
+});
+
+describe('parseCliArgs', () => {
+  const problemOf = (argv: string[]) => {
+    const parsed = parseCliArgs(argv);
+    return parsed.ok ? undefined : parsed.problem;
+  };
+
+  test('names the problem of each bad command line', () => {
+    assert.equal(
+      problemOf(['--port', '70000']),
+      '--port must be a port number from 0 to 65535, not "70000"',
+    );
+    assert.equal(problemOf(['--port', '-1']), '--port needs a value');
+    assert.equal(problemOf(['--port=']), '--port must be a port number from 0 to 65535, not ""');
+    assert.equal(problemOf(['--json=yes']), '--json takes no value');
+    assert.equal(problemOf(['-x']), 'unknown option -x');
+    assert.equal(problemOf(['serve']), 'unexpected argument serve');
+    assert.equal(
+      problemOf(['--control-origin', 'http://localhost:5173']),
+      '--control-origin needs --control',
+    );
+  });
+
+  test('reads every option, repeated --control-origin included', () => {
+    assert.deepEqual(
+      parseCliArgs([
+        '--json',
+        '--control',
+        '--port',
+        '4010',
+        '--control-origin',
+        'http://localhost:5173',
+        '--control-origin=http://qa.localhost:8080',
+      ]),
+      {
+        ok: true,
+        args: {
+          help: false,
+          json: true,
+          control: true,
+          port: 4010,
+          controlOrigins: ['http://localhost:5173', 'http://qa.localhost:8080'],
+        },
+      },
+    );
+    assert.match(usage, /--control-origin ORIGIN/);
+  });
 });

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { describe, test } from 'node:test';
 import {
   isOnEmbedOrigin,
   OrganisationSchema,
   PlainErrorBodySchema,
   defaultServicePaths as paths,
 } from '@form-embed/protocol';
-import { CONTROL_PATH, fixtureIds } from '../src/index.js';
+import { CONTROL_PATH, fixtureIds, type Sandbox } from '../src/index.js';
 import { call, mintSession, redeem, requestSession, sandboxFor, sessionError } from './helpers.js';
 
 const adele = {
@@ -40,7 +40,6 @@ test('the HTTP control API, when enabled, injects a fault, counts requests and r
     scope: 'session',
   });
   assert.equal(failed.status, 200);
-  assert.equal(failed.headers.get('access-control-allow-origin'), '*');
   const me = await call(sandbox, paths.me);
   assert.equal(me.status, 200, 'a session-scoped fault leaves reads alone');
   const mint = await requestSession(sandbox, microsoftForm, adele);
@@ -98,19 +97,54 @@ test('a foreignEmbedUrl fault answers one successful mint whose embedUrl is on a
   assert.ok(isOnEmbedOrigin(next.embedUrl, sandbox.formsOrigin));
 });
 
-test('a delay fault slows the next answer, and latencyMs slows every answer', async (t) => {
+/** Which of two requests answers first: `held` was sent first, `next` once `held` arrived. */
+async function firstAnswered(sandbox: Sandbox, path: string) {
+  const held = call(sandbox, path).then(() => 'held' as const);
+  held.catch(() => {}); // still waiting when the sandbox closes
+  while (!sandbox.control.stats()[`GET ${path}`]) await new Promise(setImmediate);
+  const next = call(sandbox, path).then(() => 'next' as const);
+  return Promise.race([held, next]);
+}
+
+test('a delay fault holds the next answer only; latencyMs holds every answer', async (t) => {
   const sandbox = await sandboxFor(t);
-  sandbox.control.fail({ kind: 'delay', delayMs: 300 });
-  let started = Date.now();
-  assert.equal((await call(sandbox, paths.me)).status, 200);
-  assert.ok(Date.now() - started >= 290, 'delayed');
-  started = Date.now();
-  await call(sandbox, paths.me);
-  assert.ok(Date.now() - started < 250, 'only the next one');
-  const slow = await sandboxFor(t, { latencyMs: 200 });
-  started = Date.now();
-  await call(slow, paths.me);
-  assert.ok(Date.now() - started >= 190, 'latencyMs applies');
+  sandbox.control.fail({ kind: 'delay', delayMs: 60_000 });
+  assert.equal(await firstAnswered(sandbox, paths.me), 'next', 'the delayed one answers later');
+  const slow = await sandboxFor(t, { latencyMs: 60_000 });
+  const held = call(slow, paths.me);
+  held.catch(() => {});
+  while (!slow.control.stats()[`GET ${paths.me}`]) await new Promise(setImmediate);
+  slow.control.setLatency(0);
+  assert.equal((await call(slow, paths.me)).status, 200, 'latency is read per request');
+  const settled = await Promise.race([held.then(() => true), Promise.resolve(false)]);
+  assert.equal(settled, false, 'the request that arrived under latencyMs is still held');
+});
+
+describe('control.advanceClock', () => {
+  test('ages handles and sessions without waiting, in process and over HTTP; reset returns to wall time', async (t) => {
+    const sandbox = await sandboxFor(t, { controlApi: true });
+    const first = await mintSession(sandbox, microsoftForm, adele);
+    const advanced = await postControl(sandbox.baseUrl, 'advance-clock', { seconds: 121 });
+    assert.equal(advanced.status, 200);
+    assert.equal((await fetch(first.embedUrl, { redirect: 'manual' })).status, 401, 'too old');
+    const second = await mintSession(sandbox, microsoftForm, adele);
+    const sessionUrl = await redeem(second.embedUrl);
+    sandbox.control.advanceClock(1800);
+    assert.equal((await fetch(sessionUrl)).status, 401, 'the session lapsed');
+    sandbox.control.reset();
+    const third = await mintSession(sandbox, microsoftForm, adele);
+    assert.equal((await fetch(await redeem(third.embedUrl))).status, 200);
+  });
+
+  test('refuses anything but a finite number of seconds >= 0', async (t) => {
+    const sandbox = await sandboxFor(t, { controlApi: true });
+    for (const seconds of [-1, '5', null, Number.POSITIVE_INFINITY]) {
+      const answer = await postControl(sandbox.baseUrl, 'advance-clock', { seconds });
+      assert.equal(answer.status, 400, String(seconds));
+      assert.match(PlainErrorBodySchema.parse(await answer.json()).error, /seconds/);
+    }
+    assert.throws(() => sandbox.control.advanceClock(Number.NaN), /seconds/);
+  });
 });
 
 test('changing the forms domain moves formsOrigin in GET /me and in new embedUrls, on a new live listener', async (t) => {

@@ -70,10 +70,24 @@ describe('embedded form message in Chromium', () => {
     return content;
   }
 
-  const messages = () =>
-    page.evaluate(() => (window as unknown as { messages: Recorded[] }).messages);
-  /** Lets a pending postMessage task run before reading the record. */
-  const settle = () => page.waitForTimeout(150);
+  let markers = 0;
+  const isMarker = (data: unknown) => typeof data === 'string' && data.startsWith('settled-');
+  const messages = async () =>
+    (await page.evaluate(() => (window as unknown as { messages: Recorded[] }).messages)).filter(
+      (m) => !isMarker(m.data),
+    );
+  /**
+   * Waits until every message `from` has posted so far has reached the portal: messages from one
+   * window arrive in the order posted, so once a marker posted now has arrived, so have they.
+   */
+  const settle = async (from: Frame) => {
+    const marker = `settled-${++markers}`;
+    await from.evaluate((m) => window.parent.postMessage(m, '*'), marker);
+    await page.waitForFunction(
+      (m) => (window as unknown as { messages: Recorded[] }).messages.some((r) => r.data === m),
+      marker,
+    );
+  };
 
   function assertOnly(recorded: Recorded[], origin: string, state: 'error' | 'expired') {
     assert.equal(recorded.length, 1, JSON.stringify(recorded));
@@ -91,7 +105,7 @@ describe('embedded form message in Chromium', () => {
     await form.getByLabel('Full name').fill('Adele Vance');
     await form.getByRole('button', { name: 'Submit' }).click();
     await form.getByRole('heading', { name: 'Submitted' }).waitFor();
-    await settle();
+    await settle(form);
     assert.deepEqual(await messages(), [], 'a live session posts nothing');
   });
 
@@ -102,12 +116,12 @@ describe('embedded form message in Chromium', () => {
     await form.evaluate(() => location.reload());
     await form.waitForLoadState('load');
     await form.getByRole('heading', { name: 'Your session has ended' }).waitFor();
-    await settle();
+    await settle(form);
     assertOnly(await messages(), sandbox.formsOrigin, 'expired');
     await form.evaluate(() => location.reload());
     await form.waitForLoadState('load');
     await form.getByRole('heading', { name: 'Your session has ended' }).waitFor();
-    await settle();
+    await settle(form);
     assert.equal((await messages()).length, 1, 'a second reload of the same lapse posts nothing');
   });
 
@@ -118,7 +132,7 @@ describe('embedded form message in Chromium', () => {
     sandbox.control.expireSessions();
     await form.getByRole('button', { name: 'Submit' }).click();
     await form.getByRole('heading', { name: 'Your session has ended' }).waitFor();
-    await settle();
+    await settle(form);
     assertOnly(await messages(), sandbox.formsOrigin, 'expired');
     // Submit the same lapsed session again (the form is gone from the page, so post one by hand).
     await form.evaluate((action) => {
@@ -130,7 +144,7 @@ describe('embedded form message in Chromium', () => {
     }, `${sessionUrl}/submit`);
     await form.waitForLoadState('load');
     await form.getByRole('heading', { name: 'Your session has ended' }).waitFor();
-    await settle();
+    await settle(form);
     assert.equal((await messages()).length, 1);
   });
 
@@ -141,7 +155,7 @@ describe('embedded form message in Chromium', () => {
     sandbox.control.expireSessions();
     await form.getByRole('button', { name: 'Look up' }).click();
     await form.getByRole('heading', { name: 'Your session has ended' }).waitFor();
-    await settle();
+    await settle(form);
     assertOnly(await messages(), sandbox.coreFormsOrigin, 'expired');
   });
 
@@ -150,7 +164,7 @@ describe('embedded form message in Chromium', () => {
     await redeem(session.embedUrl);
     const form = await frame(session.embedUrl);
     await form.getByRole('heading', { name: 'We could not sign you in' }).waitFor();
-    await settle();
+    await settle(form);
     assertOnly(await messages(), sandbox.formsOrigin, 'error');
   });
 
@@ -167,11 +181,11 @@ describe('embedded form message in Chromium', () => {
     sandbox.control.expireSessions();
     await page.goto(sessionUrl);
     await page.getByRole('heading', { name: 'Your session has ended' }).waitFor();
-    await settle();
+    await settle(page.mainFrame());
     assert.deepEqual(await messages(), []);
     await page.goto(session.embedUrl);
     await page.getByRole('heading', { name: 'We could not sign you in' }).waitFor();
-    await settle();
+    await settle(page.mainFrame());
     assert.deepEqual(await messages(), []);
   });
 });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { fixtureIds } from '../src/index.js';
-import { mintSession, postedState, redeem, sandboxFor, sleep } from './helpers.js';
+import { mintSession, postedState, redeem, sandboxFor } from './helpers.js';
 
 const adele = {
   microsoftTenantId: fixtureIds.tenants.contoso,
@@ -54,12 +54,24 @@ test('a handle is single use: the second GET renders "could not sign you in" and
   assert.equal(postedState(html), 'error');
 });
 
-test('a handle older than handleTtlSeconds cannot be redeemed and posts error', async (t) => {
-  const sandbox = await sandboxFor(t, { handleTtlSeconds: 0.3 });
+test('a handle older than its window (expiresIn, 120 s) cannot be redeemed and posts error', async (t) => {
+  const sandbox = await sandboxFor(t);
+  const inTime = await mintSession(sandbox, microsoftForm, adele);
+  const late = await mintSession(sandbox, microsoftForm, adele);
+  sandbox.control.advanceClock(119);
+  assert.equal((await fetch(inTime.embedUrl, { redirect: 'manual' })).status, 303, 'at 119 s');
+  sandbox.control.advanceClock(2);
+  const answer = await fetch(late.embedUrl, { redirect: 'manual' });
+  assert.equal(answer.status, 401);
+  assert.equal(postedState(await answer.text()), 'error');
+});
+
+test('handleTtlSeconds shortens the window', async (t) => {
+  const sandbox = await sandboxFor(t, { handleTtlSeconds: 10 });
   const session = await mintSession(sandbox, microsoftForm, adele);
-  await sleep(400);
+  assert.equal(session.expiresIn, 10);
+  sandbox.control.advanceClock(11);
   const late = await fetch(session.embedUrl, { redirect: 'manual' });
-  assert.equal(late.status, 401);
   assert.equal(postedState(await late.text()), 'error');
 });
 
@@ -92,10 +104,10 @@ test('submitting a live session renders a Submitted confirmation with a referenc
   assert.match(await answer.text(), /<h1>Submitted<\/h1>[\s\S]*REF-[0-9A-F]{6}/);
 });
 
-test('a lapsed session is noticed on reload and posts expired once per lapse', async (t) => {
-  const sandbox = await sandboxFor(t, { sessionTtlSeconds: 0.3 });
+test('a session lapsed 30 minutes after mint is noticed on reload and posts expired once per lapse', async (t) => {
+  const sandbox = await sandboxFor(t);
   const sessionUrl = await redeem((await mintSession(sandbox, microsoftForm, adele)).embedUrl);
-  await sleep(400);
+  sandbox.control.advanceClock(30 * 60);
   const first = await fetch(sessionUrl);
   assert.equal(first.status, 401);
   const html = await first.text();
@@ -106,13 +118,14 @@ test('a lapsed session is noticed on reload and posts expired once per lapse', a
 });
 
 test('the session lasts sessionTtlSeconds from mint, not from redemption', async (t) => {
-  const sandbox = await sandboxFor(t, { sessionTtlSeconds: 0.5 });
+  const sandbox = await sandboxFor(t, { sessionTtlSeconds: 100 });
   const session = await mintSession(sandbox, microsoftForm, adele);
-  await sleep(350);
+  sandbox.control.advanceClock(60);
   const sessionUrl = await redeem(session.embedUrl);
-  assert.equal(postedState(await (await fetch(sessionUrl)).text()), undefined);
-  await sleep(250);
-  assert.equal(postedState(await (await fetch(sessionUrl)).text()), 'expired');
+  sandbox.control.advanceClock(39);
+  assert.equal(postedState(await (await fetch(sessionUrl)).text()), undefined, 'at 99 s');
+  sandbox.control.advanceClock(1);
+  assert.equal(postedState(await (await fetch(sessionUrl)).text()), 'expired', 'at 100 s');
 });
 
 test('a lapse is noticed on submit and posts expired once per lapse', async (t) => {

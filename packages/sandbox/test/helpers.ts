@@ -83,5 +83,3 @@ export async function redeem(embedUrl: string): Promise<string> {
 export function postedState(html: string): string | undefined {
   return /<body data-post="(\w+)"/.exec(html)?.[1];
 }
-
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

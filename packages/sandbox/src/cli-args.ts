@@ -1,0 +1,74 @@
+/** The command line of `form-embed-sandbox`, parsed into options or one line naming the problem. */
+import { parseArgs } from 'node:util';
+
+export const usage = `Usage: form-embed-sandbox [--json] [--control] [--control-origin ORIGIN]... [--port N]
+  --json                   print one JSON line {baseUrl, formsOrigin, coreFormsOrigin, apiKey}
+  --control                serve the HTTP control API under /__sandbox/control/
+  --control-origin ORIGIN  a web origin allowed to call the control API from a browser (CORS);
+                           repeat for several, e.g. --control-origin http://localhost:5173
+  --port N                 the API port (default: any free port)
+`;
+
+export interface CliArgs {
+  help: boolean;
+  json: boolean;
+  control: boolean;
+  controlOrigins: string[];
+  port: number;
+}
+
+export type CliParse = { ok: true; args: CliArgs } | { ok: false; problem: string };
+
+/** Node's parseArgs error codes, in our words (its own messages suggest `--` tricks). */
+function describeParseError(error: unknown): string {
+  const { code, message } = error as { code?: string; message?: string };
+  const option = /'(-[^' ]+)/.exec(message ?? '')?.[1];
+  switch (code) {
+    case 'ERR_PARSE_ARGS_UNKNOWN_OPTION':
+      return `unknown option ${option}`;
+    case 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL':
+      return `unexpected argument ${/'([^']*)'/.exec(message ?? '')?.[1] ?? ''}`.trimEnd();
+    case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE':
+      return /does not take an argument/.test(message ?? '')
+        ? `${option} takes no value`
+        : `${option} needs a value`;
+    default:
+      return message ?? String(error);
+  }
+}
+
+export function parseCliArgs(argv: string[]): CliParse {
+  let values: ReturnType<typeof parse>['values'];
+  try {
+    values = parse(argv).values;
+  } catch (error) {
+    return { ok: false, problem: describeParseError(error) };
+  }
+  const port = values.port === undefined ? 0 : Number(values.port);
+  if (!/^\d+$/.test(values.port ?? '0') || port > 65535) {
+    return {
+      ok: false,
+      problem: `--port must be a port number from 0 to 65535, not "${values.port}"`,
+    };
+  }
+  const controlOrigins = values['control-origin'] ?? [];
+  if (controlOrigins.length > 0 && !values.control) {
+    return { ok: false, problem: '--control-origin needs --control' };
+  }
+  const args = { help: values.help, json: values.json, control: values.control, port };
+  return { ok: true, args: { ...args, controlOrigins } };
+}
+
+function parse(argv: string[]) {
+  return parseArgs({
+    args: argv,
+    strict: true,
+    options: {
+      json: { type: 'boolean', default: false },
+      control: { type: 'boolean', default: false },
+      'control-origin': { type: 'string', multiple: true },
+      port: { type: 'string' },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+}

@@ -1,0 +1,25 @@
+/**
+ * The sandbox's clock: wall time plus an offset that `control.advanceClock()` moves forward,
+ * so a test can age a handle or lapse a session without waiting. Handles and sessions read
+ * this clock; rate-limit windows and injected delays keep wall time.
+ */
+export class SandboxClock {
+  #offsetMs = 0;
+
+  now(): number {
+    return Date.now() + this.#offsetMs;
+  }
+
+  /** Moves the clock forward by `seconds` (a finite number >= 0). */
+  advance(seconds: number): void {
+    if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds < 0) {
+      throw new TypeError('seconds must be a finite number >= 0');
+    }
+    this.#offsetMs += seconds * 1000;
+  }
+
+  /** Back to wall time. */
+  reset(): void {
+    this.#offsetMs = 0;
+  }
+}
