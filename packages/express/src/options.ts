@@ -1,12 +1,6 @@
-import {
-  defaultServicePaths,
-  type FormSessionUser,
-  type FormTarget,
-  type ServicePaths,
-} from '@form-embed/protocol';
+import type { FormSessionUser, FormTarget, ServicePaths } from '@form-embed/protocol';
 import type { Request } from 'express';
 import type { Store } from 'express-rate-limit';
-import { z } from 'zod';
 import type { Logger } from './logger.js';
 
 /** What `resolveUser` returns: the FormSessionRequest `user`, or undefined when nobody is signed in. */
@@ -76,6 +70,37 @@ export interface FormEmbedSessionsOptions {
   logger?: Logger;
   /** The fetch used for upstream requests. Defaults to the global `fetch`. */
   fetch?: typeof fetch;
+  /**
+   * The most bytes read of one upstream answer; a longer answer is cut off and counts as not in
+   * the documented shape (`internal_error`). Defaults to `1_048_576` (1 MiB).
+   */
+  maxUpstreamBodyBytes?: number;
+  /**
+   * The longest `Retry-After` passed to the browser, in seconds; a longer upstream one is
+   * lowered to this. Defaults to `120`.
+   */
+  maxRetryAfterSeconds?: number;
+  /**
+   * Origins besides the portal's own (`https://portal.example`) whose pages may call the
+   * middleware, e.g. a sibling subdomain. Defaults to none.
+   */
+  allowedOrigins?: string[];
+  /** The catalogue (`GET /forms`). */
+  catalogue?: CatalogueOptions;
+}
+
+/** Options of the catalogue, `GET /forms`. */
+export interface CatalogueOptions {
+  /**
+   * Answer a signed-out request (`resolveUser` returned undefined) with the forms that need no
+   * user, instead of `sign_in_required`. Defaults to `false`.
+   */
+  anonymous?: boolean;
+  /**
+   * How long the organisation's forms, Core forms and each client's tenant, read for the
+   * catalogue, are reused, in milliseconds. Defaults to `30_000`.
+   */
+  cacheTtlMs?: number;
 }
 
 /** The options after `parseOptions()`: every field present. */
@@ -97,94 +122,12 @@ export interface FormEmbedSessionsConfig {
   };
   logger: Logger;
   fetch: typeof fetch;
+  maxUpstreamBodyBytes: number;
+  maxRetryAfterSeconds: number;
+  /** Canonical origins (`scheme://host[:port]`). */
+  allowedOrigins: ReadonlySet<string>;
+  catalogue: Required<CatalogueOptions>;
 }
-
-const isFunction = (value: unknown) => typeof value === 'function';
-const fn = <T>(what: string) =>
-  z.custom<T>(isFunction, { message: `must be a function (${what})` });
-
-const pathSchema = z
-  .string({ error: 'must be a path string' })
-  .startsWith('/', 'must be a path starting with "/", relative to baseUrl');
-
-const optionsSchema = z.strictObject({
-  apiKey: z
-    .string({ error: 'is required: the organisation API key' })
-    .refine((key) => key.trim() !== '', 'must not be empty'),
-  baseUrl: z
-    .string({
-      error: "is required: the service's base URL (the sandbox's is startSandbox().baseUrl)",
-    })
-    .refine(
-      (url) => /^https?:$/.test(protocolOf(url)),
-      "must be an absolute http(s) URL, e.g. the sandbox's startSandbox().baseUrl",
-    ),
-  resolveUser: fn<FormEmbedSessionsOptions['resolveUser']>('req) => user | undefined'),
-  authorize:
-    fn<NonNullable<FormEmbedSessionsOptions['authorize']>>('req, target) => boolean').optional(),
-  paths: z
-    .strictObject(
-      Object.fromEntries(
-        Object.keys(defaultServicePaths).map((name) => [name, pathSchema.optional()]),
-      ) as Record<keyof ServicePaths, z.ZodOptional<typeof pathSchema>>,
-      { error: 'must be an object of upstream paths, e.g. {me: "/api/v1/me"}' },
-    )
-    .optional(),
-  timeoutMs: z
-    .int({ error: 'must be a whole number of milliseconds' })
-    .positive('must be more than 0')
-    .optional(),
-  limit: z
-    .strictObject(
-      {
-        mints: z
-          .int({ error: 'must be a whole number of mints' })
-          .positive('must be at least 1')
-          .optional(),
-        catalogue: z
-          .int({ error: 'must be a whole number of requests' })
-          .positive('must be at least 1')
-          .optional(),
-        windowMs: z
-          .int({ error: 'must be a whole number of milliseconds' })
-          .min(1000, 'must be at least 1000 (milliseconds)')
-          .optional(),
-        store: z
-          .custom<Store>(
-            (store) =>
-              typeof store === 'object' &&
-              store !== null &&
-              ['increment', 'decrement', 'resetKey'].every((method) =>
-                isFunction((store as Record<string, unknown>)[method]),
-              ),
-            { message: 'must be an express-rate-limit Store (increment, decrement, resetKey)' },
-          )
-          .optional(),
-        prefix: z.string({ error: 'must be a string' }).optional(),
-        storeTimeoutMs: z
-          .int({ error: 'must be a whole number of milliseconds' })
-          .positive('must be more than 0')
-          .optional(),
-        passOnStoreError: z.boolean({ error: 'must be true or false' }).optional(),
-      },
-      {
-        error:
-          'must be an object: {mints?, catalogue?, windowMs?, store?, prefix?, storeTimeoutMs?, passOnStoreError?}',
-      },
-    )
-    .optional(),
-  logger: z
-    .custom<Logger>(
-      (logger) =>
-        typeof logger === 'object' &&
-        logger !== null &&
-        isFunction((logger as Logger).warn) &&
-        isFunction((logger as Logger).error),
-      { message: 'must have warn(message, details) and error(message, details) functions' },
-    )
-    .optional(),
-  fetch: fn<typeof fetch>('a fetch implementation').optional(),
-});
 
 export const defaultTimeoutMs = 10_000;
 export const defaultMintLimit = {
@@ -195,59 +138,6 @@ export const defaultMintLimit = {
   passOnStoreError: true,
 } as const;
 
-/**
- * Validates `options` and fills in the defaults, without touching `options`.
- * Throws a TypeError naming the first bad option.
- */
-export function parseOptions(options: FormEmbedSessionsOptions): FormEmbedSessionsConfig {
-  const result = optionsSchema.safeParse(options);
-  if (!result.success) throw new TypeError(describeIssue(result.error.issues[0]));
-  const parsed = result.data;
-  const limit = parsed.limit ?? {};
-  return {
-    apiKey: parsed.apiKey,
-    baseUrl: parsed.baseUrl.replace(/\/+$/, ''),
-    resolveUser: parsed.resolveUser,
-    authorize: parsed.authorize ?? (() => true),
-    paths: { ...defaultServicePaths, ...dropUndefined(parsed.paths ?? {}) },
-    timeoutMs: parsed.timeoutMs ?? defaultTimeoutMs,
-    limit: {
-      ...defaultMintLimit,
-      ...dropUndefined(limit),
-      store: limit.store,
-      prefix: limit.prefix,
-    },
-    logger: parsed.logger ?? consoleLogger,
-    fetch: parsed.fetch ?? ((input, init) => globalThis.fetch(input, init)),
-  };
-}
-
-function describeIssue(issue: z.core.$ZodIssue | undefined): string {
-  if (issue === undefined) return 'formEmbedSessions: invalid options';
-  if (issue.code === 'unrecognized_keys') {
-    const prefix = issue.path.length > 0 ? `${issue.path.join('.')}.` : '';
-    const names = issue.keys.map((key) => `\`${prefix}${key}\``).join(', ');
-    return `formEmbedSessions: unknown option ${names}`;
-  }
-  if (issue.path.length === 0) return `formEmbedSessions: options ${issue.message}`;
-  return `formEmbedSessions: option \`${issue.path.join('.')}\` ${issue.message}`;
-}
-
-function protocolOf(url: string): string {
-  try {
-    return new URL(url).protocol;
-  } catch {
-    return '';
-  }
-}
-
-function dropUndefined<T extends object>(value: T): Partial<T> {
-  return Object.fromEntries(
-    Object.entries(value).filter(([, entry]) => entry !== undefined),
-  ) as Partial<T>;
-}
-
-const consoleLogger: Logger = {
-  warn: (message, details) => console.warn(`[form-embed] ${message}`, details ?? ''),
-  error: (message, details) => console.error(`[form-embed] ${message}`, details ?? ''),
-};
+export const defaultMaxUpstreamBodyBytes = 1_048_576;
+export const defaultMaxRetryAfterSeconds = 120;
+export const defaultCatalogueCacheTtlMs = 30_000;

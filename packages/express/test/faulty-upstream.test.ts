@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, test } from 'node:test';
+import { after, before, beforeEach, describe, test } from 'node:test';
 import { MintResponseSchema, SessionErrorBodySchema } from '@form-embed/protocol';
 import { fixtureIds, type Sandbox, startSandbox } from '@form-embed/sandbox';
 import { type Answer, type MountedMiddleware, mountMiddleware } from './helpers/harness.js';
@@ -16,7 +16,6 @@ before(async () => {
   portal = await mountMiddleware(watch, {
     apiKey: sandbox.apiKey,
     baseUrl: sandbox.baseUrl,
-    timeoutMs: TIMEOUT_MS,
     limit: { mints: 1000 },
   });
 });
@@ -39,178 +38,164 @@ function assertSessionError(answer: Answer, code: string, status: number, retrya
   assert.equal(answer.headers.get('cache-control'), 'no-store');
 }
 
-test('an upstream slower than timeoutMs is unavailable (503, retryable), answered once timeoutMs has passed', async () => {
-  await portal.mint(microsoftForm, { session: 'adele' }); // the embed origins are cached
-  sandbox.control.fail({ kind: 'delay', delayMs: 2_000, scope: 'session' });
-  const started = performance.now();
-  const answer = await portal.mint(microsoftForm, { session: 'adele' });
-  const elapsed = performance.now() - started;
-  assertSessionError(answer, 'unavailable', 503, true);
-  assert.ok(elapsed >= TIMEOUT_MS - 20 && elapsed < 1_500, `answered after ${elapsed} ms`);
-  assert.ok(watch.logLines.some((line) => line.message.includes('within timeoutMs')));
-});
-
-test('a connection reset by the upstream is unavailable (503, retryable)', async () => {
-  sandbox.control.fail({ kind: 'reset', scope: 'session' });
-  assertSessionError(
-    await portal.mint(microsoftForm, { session: 'adele' }),
-    'unavailable',
-    503,
-    true,
-  );
-});
-
-test('an upstream answer that is not JSON is internal_error, logged', async () => {
-  sandbox.control.fail({ kind: 'notJson', scope: 'session' });
-  const before = watch.logLines.length;
-  const answer = await portal.mint(microsoftForm, { session: 'adele' });
-  assertSessionError(answer, 'internal_error', 500, true);
-  assert.ok(!answer.text.includes('<html>'));
-  assert.ok(
-    watch.logLines
-      .slice(before)
-      .some((line) => line.message.includes('not in the documented shape')),
-  );
-});
-
-test('an unknown upstream code passes through unchanged, with its status, retryable and Retry-After', async () => {
-  sandbox.control.fail({
-    kind: 'error',
-    code: 'brand_new_refusal',
-    status: 409,
-    retryable: true,
-    retryAfter: 7,
-    scope: 'session',
+describe('an upstream that fails or answers outside the contract', () => {
+  test('an upstream slower than timeoutMs is unavailable (503, retryable), answered once timeoutMs has passed', async () => {
+    // Its own portal: a short timeoutMs on the shared one would fail other tests on a busy machine.
+    const impatient = await mountMiddleware(watch, {
+      apiKey: sandbox.apiKey,
+      baseUrl: sandbox.baseUrl,
+      timeoutMs: TIMEOUT_MS,
+    });
+    try {
+      await impatient.mint(microsoftForm, { session: 'adele' }); // the embed origins are cached
+      sandbox.control.fail({ kind: 'delay', delayMs: 2_000, scope: 'session' });
+      const started = performance.now();
+      const answer = await impatient.mint(microsoftForm, { session: 'adele' });
+      const elapsed = performance.now() - started;
+      assertSessionError(answer, 'unavailable', 503, true);
+      assert.ok(elapsed >= TIMEOUT_MS - 20 && elapsed < 1_500, `answered after ${elapsed} ms`);
+      assert.ok(watch.logLines.some((line) => line.message.includes('within timeoutMs')));
+    } finally {
+      await impatient.close();
+    }
   });
-  const answer = await portal.mint(microsoftForm, { session: 'adele' });
-  assertSessionError(answer, 'brand_new_refusal', 409, true);
-  assert.equal(answer.headers.get('retry-after'), '7');
-});
 
-test('an upstream Retry-After given as an HTTP-date reaches the browser as delta-seconds', async () => {
-  const inThirtySeconds = new Date(Date.now() + 30_000).toUTCString();
-  sandbox.control.fail({
-    kind: 'error',
-    code: 'unavailable',
-    retryAfter: inThirtySeconds,
-    scope: 'session',
-  });
-  const answer = await portal.mint(microsoftForm, { session: 'adele' });
-  assertSessionError(answer, 'unavailable', 503, true);
-  const seconds = Number(answer.headers.get('retry-after'));
-  assert.ok(Number.isInteger(seconds) && seconds >= 28 && seconds <= 31, `${seconds}`);
-});
-
-test("the organisation's own rate limit reaches the browser as rate_limited with Retry-After, without X-RateLimit-*", async () => {
-  await sandbox.control.exhaustRateLimit('mints');
-  const answer = await portal.mint(microsoftForm, { session: 'adele' });
-  assertSessionError(answer, 'rate_limited', 429, true);
-  assert.match(answer.headers.get('retry-after') ?? '', /^[1-9]\d*$/);
-  assert.equal(answer.headers.get('x-ratelimit-limit'), null);
-  assert.equal(answer.headers.get('x-ratelimit-remaining'), null);
-});
-
-test('an embedUrl on a new forms domain makes the middleware refresh the embed origins once, then answer on the new origin', async () => {
-  const first = MintResponseSchema.parse(
-    (await portal.mint(microsoftForm, { session: 'adele' })).body,
-  );
-  const meBefore = meCount();
-  const { formsOrigin } = await sandbox.control.changeFormsDomain('forms');
-  assert.notEqual(formsOrigin, first.embedOrigin);
-  const moved = await portal.mint(microsoftForm, { session: 'adele' });
-  assert.equal(moved.status, 200, moved.text);
-  const body = MintResponseSchema.parse(moved.body);
-  assert.equal(body.embedOrigin, formsOrigin);
-  assert.ok(body.embedUrl.startsWith(`${formsOrigin}/`));
-  assert.equal(meCount() - meBefore, 1);
-  const again = await portal.mint(microsoftForm, { session: 'adele' });
-  assert.equal(MintResponseSchema.parse(again.body).embedOrigin, formsOrigin);
-  assert.equal(meCount() - meBefore, 1);
-});
-
-test('concurrent mints that all meet a new Core forms domain share one refresh of the embed origins', async () => {
-  const newStarter = { kind: 'coreForm', slug: fixtureIds.coreForms.newStarter } as const;
-  assert.equal((await portal.mint(newStarter, { session: 'adele' })).status, 200);
-  const meBefore = meCount();
-  const { coreFormsOrigin } = await sandbox.control.changeFormsDomain('coreForms');
-  const answers = await Promise.all(
-    Array.from({ length: 10 }, () => portal.mint(newStarter, { session: 'adele' })),
-  );
-  for (const answer of answers) {
-    assert.equal(answer.status, 200, answer.text);
-    assert.equal(MintResponseSchema.parse(answer.body).embedOrigin, coreFormsOrigin);
-  }
-  assert.equal(meCount() - meBefore, 1);
-});
-
-test('an embedUrl that is still not on the embed origin after the refresh is refused, logged without its handle, and never reaches the browser', async () => {
-  // A faulty upstream: the real sandbox mints, but its embedUrl is moved to a foreign origin.
-  const handles: string[] = [];
-  const foreign = await mountMiddleware(watch, {
-    apiKey: sandbox.apiKey,
-    baseUrl: sandbox.baseUrl,
-    fetch: async (input, init) => {
-      const response = await fetch(input, init);
-      if (init?.method !== 'POST' || !response.ok) return response;
-      const session = (await response.json()) as { embedUrl: string; formSessionHandle: string };
-      handles.push(session.formSessionHandle);
-      const url = new URL(session.embedUrl);
-      const moved = `https://forms.attacker.example${url.pathname}${url.search}`;
-      return Response.json({ ...session, embedUrl: moved });
-    },
-  });
-  try {
-    const meBefore = meCount();
-    const logsBefore = watch.logLines.length;
-    const answer = await foreign.mint(microsoftForm, { session: 'adele' });
-    assertSessionError(answer, 'internal_error', 500, true);
-    assert.equal(meCount() - meBefore, 2, 'the first GET /me and one refresh');
-    assert.equal(handles.length, 1);
-    const handle = handles[0] ?? '';
-    assert.ok(handle.length > 0);
-    assert.ok(!answer.text.includes('attacker') && !answer.text.includes(handle));
-    const logged = watch.logLines.slice(logsBefore);
-    assert.ok(
-      logged.some((line) => line.level === 'error' && line.message.includes('embed origin')),
-    );
-    assert.ok(logged.every((line) => !JSON.stringify(line).includes(handle)));
-  } finally {
-    await foreign.close();
-  }
-});
-
-test('a 2xx mint answer missing documented fields is internal_error', async () => {
-  const partial = await mountMiddleware(watch, {
-    apiKey: sandbox.apiKey,
-    baseUrl: sandbox.baseUrl,
-    fetch: async (input, init) => {
-      const response = await fetch(input, init);
-      if (init?.method !== 'POST' || !response.ok) return response;
-      const { embedUrl, expiresIn } = (await response.json()) as Record<string, unknown>;
-      return Response.json({ embedUrl, expiresIn, provider: 'carrier-pigeon' });
-    },
-  });
-  try {
-    const answer = await partial.mint(microsoftForm, { session: 'adele' });
-    assertSessionError(answer, 'internal_error', 500, true);
-  } finally {
-    await partial.close();
-  }
-});
-
-test('an upstream that cannot be reached at all is unavailable (503, retryable)', async () => {
-  const closed = await startSandbox();
-  const baseUrl = closed.baseUrl;
-  await closed.close();
-  const unreachable = await mountMiddleware(watch, { apiKey: sandbox.apiKey, baseUrl });
-  try {
+  test('a connection reset by the upstream is unavailable (503, retryable)', async () => {
+    sandbox.control.fail({ kind: 'reset', scope: 'session' });
     assertSessionError(
-      await unreachable.mint(microsoftForm, { session: 'adele' }),
+      await portal.mint(microsoftForm, { session: 'adele' }),
       'unavailable',
       503,
       true,
     );
-  } finally {
-    await unreachable.close();
-  }
+  });
+
+  test('an upstream answer that is not JSON is internal_error, logged', async () => {
+    sandbox.control.fail({ kind: 'notJson', scope: 'session' });
+    const before = watch.logLines.length;
+    const answer = await portal.mint(microsoftForm, { session: 'adele' });
+    assertSessionError(answer, 'internal_error', 500, true);
+    assert.ok(!answer.text.includes('<html>'));
+    assert.ok(
+      watch.logLines
+        .slice(before)
+        .some((line) => line.message.includes('not in the documented shape')),
+    );
+  });
+
+  test("the organisation's own rate limit reaches the browser as rate_limited with Retry-After, without X-RateLimit-*", async () => {
+    await sandbox.control.exhaustRateLimit('mints');
+    const answer = await portal.mint(microsoftForm, { session: 'adele' });
+    assertSessionError(answer, 'rate_limited', 429, true);
+    assert.match(answer.headers.get('retry-after') ?? '', /^[1-9]\d*$/);
+    assert.equal(answer.headers.get('x-ratelimit-limit'), null);
+    assert.equal(answer.headers.get('x-ratelimit-remaining'), null);
+  });
+
+  test('a 2xx mint answer missing documented fields is internal_error', async () => {
+    const partial = await mountMiddleware(watch, {
+      apiKey: sandbox.apiKey,
+      baseUrl: sandbox.baseUrl,
+      fetch: async (input, init) => {
+        const response = await fetch(input, init);
+        if (init?.method !== 'POST' || !response.ok) return response;
+        const { embedUrl, expiresIn } = (await response.json()) as Record<string, unknown>;
+        return Response.json({ embedUrl, expiresIn, provider: 'carrier-pigeon' });
+      },
+    });
+    try {
+      const answer = await partial.mint(microsoftForm, { session: 'adele' });
+      assertSessionError(answer, 'internal_error', 500, true);
+    } finally {
+      await partial.close();
+    }
+  });
+
+  test('an upstream that cannot be reached at all is unavailable (503, retryable)', async () => {
+    const closed = await startSandbox();
+    const baseUrl = closed.baseUrl;
+    await closed.close();
+    const unreachable = await mountMiddleware(watch, { apiKey: sandbox.apiKey, baseUrl });
+    try {
+      assertSessionError(
+        await unreachable.mint(microsoftForm, { session: 'adele' }),
+        'unavailable',
+        503,
+        true,
+      );
+    } finally {
+      await unreachable.close();
+    }
+  });
+});
+
+describe('the embed origins from GET /me (docs/contract.md#organisation-and-embed-origins)', () => {
+  test('an embedUrl on a new forms domain makes the middleware refresh the embed origins once, then answer on the new origin', async () => {
+    const first = MintResponseSchema.parse(
+      (await portal.mint(microsoftForm, { session: 'adele' })).body,
+    );
+    const meBefore = meCount();
+    const { formsOrigin } = await sandbox.control.changeFormsDomain('forms');
+    assert.notEqual(formsOrigin, first.embedOrigin);
+    const moved = await portal.mint(microsoftForm, { session: 'adele' });
+    assert.equal(moved.status, 200, moved.text);
+    const body = MintResponseSchema.parse(moved.body);
+    assert.equal(body.embedOrigin, formsOrigin);
+    assert.ok(body.embedUrl.startsWith(`${formsOrigin}/`));
+    assert.equal(meCount() - meBefore, 1);
+    const again = await portal.mint(microsoftForm, { session: 'adele' });
+    assert.equal(MintResponseSchema.parse(again.body).embedOrigin, formsOrigin);
+    assert.equal(meCount() - meBefore, 1);
+  });
+
+  test('concurrent mints that all meet a new Core forms domain share one refresh of the embed origins', async () => {
+    const newStarter = { kind: 'coreForm', slug: fixtureIds.coreForms.newStarter } as const;
+    assert.equal((await portal.mint(newStarter, { session: 'adele' })).status, 200);
+    const meBefore = meCount();
+    const { coreFormsOrigin } = await sandbox.control.changeFormsDomain('coreForms');
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () => portal.mint(newStarter, { session: 'adele' })),
+    );
+    for (const answer of answers) {
+      assert.equal(answer.status, 200, answer.text);
+      assert.equal(MintResponseSchema.parse(answer.body).embedOrigin, coreFormsOrigin);
+    }
+    assert.equal(meCount() - meBefore, 1);
+  });
+
+  test('an embedUrl that is still not on the embed origin after the refresh is refused, logged without its handle, and never reaches the browser', async () => {
+    // A faulty upstream: the real sandbox mints, but its embedUrl is moved to a foreign origin.
+    const handles: string[] = [];
+    const foreign = await mountMiddleware(watch, {
+      apiKey: sandbox.apiKey,
+      baseUrl: sandbox.baseUrl,
+      fetch: async (input, init) => {
+        const response = await fetch(input, init);
+        if (init?.method !== 'POST' || !response.ok) return response;
+        const session = (await response.json()) as { embedUrl: string; formSessionHandle: string };
+        handles.push(session.formSessionHandle);
+        const url = new URL(session.embedUrl);
+        const moved = `https://forms.attacker.example${url.pathname}${url.search}`;
+        return Response.json({ ...session, embedUrl: moved });
+      },
+    });
+    try {
+      const meBefore = meCount();
+      const logsBefore = watch.logLines.length;
+      const answer = await foreign.mint(microsoftForm, { session: 'adele' });
+      assertSessionError(answer, 'internal_error', 500, true);
+      assert.equal(meCount() - meBefore, 2, 'the first GET /me and one refresh');
+      assert.equal(handles.length, 1);
+      const handle = handles[0] ?? '';
+      assert.ok(handle.length > 0);
+      assert.ok(!answer.text.includes('attacker') && !answer.text.includes(handle));
+      const logged = watch.logLines.slice(logsBefore);
+      assert.ok(
+        logged.some((line) => line.level === 'error' && line.message.includes('embed origin')),
+      );
+      assert.ok(logged.every((line) => !JSON.stringify(line).includes(handle)));
+    } finally {
+      await foreign.close();
+    }
+  });
 });

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import {
   type FormEmbedSessionsOptions,
   formEmbedSessions,
@@ -89,125 +89,174 @@ const badOptions: Array<[string, (options: FormEmbedSessionsOptions) => unknown,
   ['a logger without warn and error', (o) => ({ ...o, logger: console.log }), /option `logger`/],
   ['a fetch that is not a function', (o) => ({ ...o, fetch: 'fetch' }), /option `fetch`/],
   ['a misspelt option', (o) => ({ ...o, apikey: 'x' }), /unknown option `apikey`/],
+  [
+    'a body cap under 1 KiB',
+    (o) => ({ ...o, maxUpstreamBodyBytes: 10 }),
+    /option `maxUpstreamBodyBytes` must be at least 1024/,
+  ],
+  [
+    'a fractional Retry-After cap',
+    (o) => ({ ...o, maxRetryAfterSeconds: 1.5 }),
+    /option `maxRetryAfterSeconds` must be a whole number/,
+  ],
+  [
+    'an allowed origin with a path',
+    (o) => ({ ...o, allowedOrigins: ['https://portal.example/app'] }),
+    /option `allowedOrigins\.0` must hold origins/,
+  ],
+  [
+    'allowed origins that are not an array',
+    (o) => ({ ...o, allowedOrigins: 'https://a.example' }),
+    /option `allowedOrigins`/,
+  ],
+  [
+    'the null origin allowed',
+    (o) => ({ ...o, allowedOrigins: ['null'] }),
+    /option `allowedOrigins\.0`/,
+  ],
+  [
+    'a negative catalogue cache',
+    (o) => ({ ...o, catalogue: { cacheTtlMs: -1 } }),
+    /option `catalogue\.cacheTtlMs`/,
+  ],
+  [
+    'an anonymous catalogue that is not a boolean',
+    (o) => ({ ...o, catalogue: { anonymous: 'yes' } }),
+    /option `catalogue\.anonymous` must be true or false/,
+  ],
 ];
 
-for (const [what, change, message] of badOptions) {
-  test(`bad options throw at construction, naming the option: ${what}`, () => {
-    const options = change(valid()) as FormEmbedSessionsOptions;
-    assert.throws(
-      () => formEmbedSessions(options),
-      (error: unknown) => {
-        assert.ok(error instanceof TypeError);
-        assert.match(error.message, message);
-        assert.ok(
-          !error.message.includes(sandbox.apiKey),
-          'the message names the option, not the key',
-        );
-        watch.texts.push(error.message);
-        return true;
-      },
-    );
-  });
-}
-
-test('options that are not an object throw', () => {
-  assert.throws(() => formEmbedSessions(undefined as never), /formEmbedSessions: options/);
-});
-
-test('parseOptions fills every default', () => {
-  const config = parseOptions(valid());
-  assert.equal(config.timeoutMs, 10_000);
-  assert.deepEqual(config.limit, {
-    mints: 10,
-    catalogue: 30,
-    windowMs: 60_000,
-    store: undefined,
-    prefix: undefined,
-    storeTimeoutMs: 100,
-    passOnStoreError: true,
-  });
-  assert.deepEqual(config.paths, defaultServicePaths);
-  assert.equal(config.baseUrl, sandbox.baseUrl);
-  assert.equal(
-    parseOptions({ ...valid(), baseUrl: `${sandbox.baseUrl}/` }).baseUrl,
-    sandbox.baseUrl,
-  );
-  assert.equal(config.authorize({} as never, microsoftForm), true);
-});
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const inner of Object.values(value)) deepFreeze(inner);
-  }
-  return value;
-}
-
-test('a deep-frozen options object works and is never mutated', async () => {
-  const options = deepFreeze({
-    ...valid(),
-    authorize: () => true,
-    paths: { me: defaultServicePaths.me },
-    timeoutMs: 5_000,
-    limit: { mints: 3, windowMs: 30_000 },
-    logger: watch.logger,
-  });
-  const snapshot = JSON.stringify(options);
-  const keys = Reflect.ownKeys(options);
-  const server = await createServer(formEmbedSessions(options));
-  try {
-    const response = await fetch(`${server.endpoint}${mintPath(microsoftForm)}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', [PORTAL_SESSION_HEADER]: 'adele' },
-      body: '{}',
+describe('formEmbedSessions options', () => {
+  for (const [what, change, message] of badOptions) {
+    test(`bad options throw at construction, naming the option: ${what}`, () => {
+      const options = change(valid()) as FormEmbedSessionsOptions;
+      assert.throws(
+        () => formEmbedSessions(options),
+        (error: unknown) => {
+          assert.ok(error instanceof TypeError);
+          assert.match(error.message, message);
+          assert.ok(
+            !error.message.includes(sandbox.apiKey),
+            'the message names the option, not the key',
+          );
+          watch.texts.push(error.message);
+          return true;
+        },
+      );
     });
-    const text = await response.text();
-    watch.record(response, text);
-    assert.equal(response.status, 200, text);
-    MintResponseSchema.parse(JSON.parse(text));
-  } finally {
-    await server.close();
   }
-  assert.equal(JSON.stringify(options), snapshot);
-  assert.deepEqual(Reflect.ownKeys(options), keys);
-});
 
-test('paths reach the upstream: a formSession path the service does not have is internal_error naming the option in the log', async () => {
-  const portal = await mountMiddleware(watch, {
-    apiKey: sandbox.apiKey,
-    baseUrl: sandbox.baseUrl,
-    paths: { formSession: '/api/v1/designer-forms/{formId}/sessions' },
+  test('options that are not an object throw', () => {
+    assert.throws(() => formEmbedSessions(undefined as never), /formEmbedSessions: options/);
   });
-  try {
-    const logsBefore = watch.logLines.length;
-    const answer = await portal.mint(microsoftForm, { session: 'adele' });
-    assert.equal(answer.status, 500);
-    assert.equal(SessionErrorBodySchema.parse(answer.body).error.code, 'internal_error');
-    assert.ok(
-      watch.logLines.slice(logsBefore).some((line) => line.message.includes('paths.formSession')),
-    );
-    assert.ok(
-      portal.upstream.some((call) =>
-        call.url.includes('/api/v1/designer-forms/form_microsoft/sessions'),
-      ),
-    );
-  } finally {
-    await portal.close();
-  }
-});
 
-test('a baseUrl with a path prefix keeps the prefix', async () => {
-  const portal = await mountMiddleware(watch, {
-    apiKey: sandbox.apiKey,
-    baseUrl: `${sandbox.baseUrl}/prefix/`,
-  });
-  try {
-    await portal.mint(microsoftForm, { session: 'adele' });
-    assert.ok(portal.upstream.length > 0);
-    assert.ok(
-      portal.upstream.every((call) => call.url.startsWith(`${sandbox.baseUrl}/prefix/api/v1/`)),
+  test('parseOptions fills every default', () => {
+    const config = parseOptions(valid());
+    assert.equal(config.timeoutMs, 10_000);
+    assert.deepEqual(config.limit, {
+      mints: 10,
+      catalogue: 30,
+      windowMs: 60_000,
+      store: undefined,
+      prefix: undefined,
+      storeTimeoutMs: 100,
+      passOnStoreError: true,
+    });
+    assert.deepEqual(config.paths, defaultServicePaths);
+    assert.equal(config.baseUrl, sandbox.baseUrl);
+    assert.equal(
+      parseOptions({ ...valid(), baseUrl: `${sandbox.baseUrl}/` }).baseUrl,
+      sandbox.baseUrl,
     );
-  } finally {
-    await portal.close();
+    assert.equal(config.authorize({} as never, microsoftForm), true);
+    assert.equal(config.maxUpstreamBodyBytes, 1_048_576);
+    assert.equal(config.maxRetryAfterSeconds, 120);
+    assert.deepEqual([...config.allowedOrigins], []);
+    assert.deepEqual(config.catalogue, { anonymous: false, cacheTtlMs: 30_000 });
+    assert.deepEqual(
+      [
+        ...parseOptions({ ...valid(), allowedOrigins: ['HTTPS://Portal.Example:443/'] })
+          .allowedOrigins,
+      ],
+      ['https://portal.example'],
+      'allowed origins are kept canonical',
+    );
+  });
+
+  function deepFreeze<T>(value: T): T {
+    if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+      Object.freeze(value);
+      for (const inner of Object.values(value)) deepFreeze(inner);
+    }
+    return value;
   }
+
+  test('a deep-frozen options object works and is never mutated', async () => {
+    const options = deepFreeze({
+      ...valid(),
+      authorize: () => true,
+      paths: { me: defaultServicePaths.me },
+      timeoutMs: 5_000,
+      limit: { mints: 3, windowMs: 30_000 },
+      logger: watch.logger,
+    });
+    const snapshot = JSON.stringify(options);
+    const keys = Reflect.ownKeys(options);
+    const server = await createServer(formEmbedSessions(options));
+    try {
+      const response = await fetch(`${server.endpoint}${mintPath(microsoftForm)}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', [PORTAL_SESSION_HEADER]: 'adele' },
+        body: '{}',
+      });
+      const text = await response.text();
+      watch.record(response, text);
+      assert.equal(response.status, 200, text);
+      MintResponseSchema.parse(JSON.parse(text));
+    } finally {
+      await server.close();
+    }
+    assert.equal(JSON.stringify(options), snapshot);
+    assert.deepEqual(Reflect.ownKeys(options), keys);
+  });
+
+  test('paths reach the upstream: a formSession path the service does not have is internal_error naming the option in the log', async () => {
+    const portal = await mountMiddleware(watch, {
+      apiKey: sandbox.apiKey,
+      baseUrl: sandbox.baseUrl,
+      paths: { formSession: '/api/v1/designer-forms/{formId}/sessions' },
+    });
+    try {
+      const logsBefore = watch.logLines.length;
+      const answer = await portal.mint(microsoftForm, { session: 'adele' });
+      assert.equal(answer.status, 500);
+      assert.equal(SessionErrorBodySchema.parse(answer.body).error.code, 'internal_error');
+      assert.ok(
+        watch.logLines.slice(logsBefore).some((line) => line.message.includes('paths.formSession')),
+      );
+      assert.ok(
+        portal.upstream.some((call) =>
+          call.url.includes('/api/v1/designer-forms/form_microsoft/sessions'),
+        ),
+      );
+    } finally {
+      await portal.close();
+    }
+  });
+
+  test('a baseUrl with a path prefix keeps the prefix', async () => {
+    const portal = await mountMiddleware(watch, {
+      apiKey: sandbox.apiKey,
+      baseUrl: `${sandbox.baseUrl}/prefix/`,
+    });
+    try {
+      await portal.mint(microsoftForm, { session: 'adele' });
+      assert.ok(portal.upstream.length > 0);
+      assert.ok(
+        portal.upstream.every((call) => call.url.startsWith(`${sandbox.baseUrl}/prefix/api/v1/`)),
+      );
+    } finally {
+      await portal.close();
+    }
+  });
 });

@@ -1,6 +1,13 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import { knownSessionErrorCodes, SessionErrorBodySchema } from '@form-embed/protocol';
+import { after, before, describe, test } from 'node:test';
+import {
+  knownSessionErrorCode,
+  knownSessionErrorCodes,
+  SessionErrorBodySchema,
+  SessionErrorCodes,
+  statusOfSessionErrorCode,
+  UNKNOWN_CODE_STATUS,
+} from '@form-embed/protocol';
 import { fixtureKeys, type Sandbox, scenarios, startSandbox } from '@form-embed/sandbox';
 import { mountMiddleware } from './helpers/harness.js';
 import { SecretWatch } from './helpers/secret-watch.js';
@@ -23,46 +30,52 @@ after(async () => {
   await watch.assertNoSecret(Object.values(fixtureKeys));
 });
 
-test('the sandbox has a scenario for every SessionError code, and each can be produced through the middleware', () => {
-  const covered = new Set(scenarios.map((scenario) => scenario.code));
-  assert.deepEqual(
-    knownSessionErrorCodes.filter((code) => !covered.has(code)),
-    [],
-  );
-  // A raw body cannot be sent through the middleware: it builds the upstream body itself.
-  assert.deepEqual(
-    scenarios.filter((scenario) => scenario.body !== undefined).map((scenario) => scenario.code),
-    [],
-  );
-});
-
-for (const scenario of scenarios) {
-  test(`SessionError ${scenario.code} reaches the browser with status ${scenario.status}, retryable ${scenario.retryable}${retryAfterOf[scenario.code] ? ' and Retry-After' : ''}`, async () => {
-    sandbox.control.reset();
-    const portal = await mountMiddleware(watch, {
-      apiKey: fixtureKeys[scenario.apiKey ?? 'primary'],
-      baseUrl: sandbox.baseUrl,
-      resolveUser: () => scenario.user,
-    });
-    try {
-      await scenario.setup?.(sandbox.control);
-      const answer = await portal.mint(scenario.target);
-      assert.equal(answer.status, scenario.status, answer.text);
-      const { error } = SessionErrorBodySchema.parse(answer.body);
-      assert.equal(error.code, scenario.code);
-      assert.equal(error.retryable, scenario.retryable);
-      assert.ok(error.message.length > 0);
-      assert.equal(answer.headers.get('cache-control'), 'no-store');
-      const retryAfter = answer.headers.get('retry-after');
-      const expected = retryAfterOf[scenario.code];
-      if (expected === undefined) assert.equal(retryAfter, null);
-      else if (expected === 'seconds') assert.match(retryAfter ?? '', /^[1-9]\d*$/);
-      else assert.equal(retryAfter, expected);
-      assert.equal(answer.headers.get('x-ratelimit-limit'), null);
-      assert.equal(answer.headers.get('x-ratelimit-remaining'), null);
-    } finally {
-      await portal.close();
-      sandbox.control.reset();
-    }
+describe('every SessionError of the sandbox through the middleware (docs/contract.md#session-errors)', () => {
+  test('the sandbox has a scenario for every SessionError code, and each can be produced through the middleware', () => {
+    const covered = new Set(scenarios.map((scenario) => scenario.code));
+    assert.deepEqual(
+      knownSessionErrorCodes.filter((code) => !covered.has(code)),
+      [],
+    );
+    // A raw body cannot be sent through the middleware: it builds the upstream body itself.
+    assert.deepEqual(
+      scenarios.filter((scenario) => scenario.body !== undefined).map((scenario) => scenario.code),
+      [],
+    );
   });
-}
+
+  for (const scenario of scenarios) {
+    // A code this release does not know reaches the browser as `unknown`, with the table's facts.
+    const code = knownSessionErrorCode(scenario.code);
+    const status = statusOfSessionErrorCode(code, UNKNOWN_CODE_STATUS);
+    const { retryable } = SessionErrorCodes[code];
+    test(`SessionError ${scenario.code} reaches the browser as ${code} with status ${status}, retryable ${retryable}${retryAfterOf[code] ? ' and Retry-After' : ''}`, async () => {
+      sandbox.control.reset();
+      const portal = await mountMiddleware(watch, {
+        apiKey: fixtureKeys[scenario.apiKey ?? 'primary'],
+        baseUrl: sandbox.baseUrl,
+        resolveUser: () => scenario.user,
+      });
+      try {
+        await scenario.setup?.(sandbox.control);
+        const answer = await portal.mint(scenario.target);
+        assert.equal(answer.status, status, answer.text);
+        const { error } = SessionErrorBodySchema.parse(answer.body);
+        assert.equal(error.code, code);
+        assert.equal(error.retryable, retryable);
+        assert.ok(error.message.length > 0);
+        assert.equal(answer.headers.get('cache-control'), 'no-store');
+        const retryAfter = answer.headers.get('retry-after');
+        const expected = retryAfterOf[code];
+        if (expected === undefined) assert.equal(retryAfter, null);
+        else if (expected === 'seconds') assert.match(retryAfter ?? '', /^[1-9]\d*$/);
+        else assert.equal(retryAfter, expected);
+        assert.equal(answer.headers.get('x-ratelimit-limit'), null);
+        assert.equal(answer.headers.get('x-ratelimit-remaining'), null);
+      } finally {
+        await portal.close();
+        sandbox.control.reset();
+      }
+    });
+  }
+});

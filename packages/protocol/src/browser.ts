@@ -17,7 +17,7 @@ export {
   type Provider,
 } from './mint-exchange.js';
 export { isPortalErrorCode, type PortalErrorCode, PortalErrorCodes } from './portal-codes.js';
-export { parseRetryAfter } from './retry-after.js';
+export { parseRetryAfter, toImfFixdate } from './retry-after.js';
 export {
   FormSessionError,
   readSessionError,
@@ -32,4 +32,5 @@ export {
   type SessionErrorCode,
   SessionErrorCodes,
   statusOfSessionErrorCode,
+  UNKNOWN_CODE_STATUS,
 } from './session-error-codes.js';

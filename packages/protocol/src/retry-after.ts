@@ -1,18 +1,49 @@
 /**
- * Parses a `Retry-After` header (delta-seconds or an HTTP-date) into whole seconds from `now`.
- * Returns undefined when the header is absent or unreadable; never a negative number.
+ * Parses a `Retry-After` header into whole seconds from `now` (docs/contract.md#retry-after):
+ * delta-seconds, or an IMF-fixdate exactly as RFC 9110 writes it (`Sun, 06 Nov 1994 08:49:37
+ * GMT`, weekday included). Anything else (`x 5`, `1.5`, `-5`, too many digits) is undefined;
+ * never a negative number. Callers cap it to what they will wait. Kept this small because the
+ * element ships it; a server reading the obsolete date forms passes the header through
+ * `toImfFixdate` first.
  */
 export function parseRetryAfter(
   header: string | null | undefined,
   now = Date.now(),
 ): number | undefined {
   const value = header?.trim() ?? '';
-  // Every HTTP-date form names its day or month; Date.parse alone would also read '1.5' or '-5'.
+  const date = new Date(value);
   const seconds = /^\d+$/.test(value)
     ? +value
-    : /[a-z]/i.test(value)
-      ? Math.ceil((Date.parse(value) - now) / 1000)
-      : undefined;
-  // NaN (an unreadable date) and Infinity (too many digits) read as undefined too.
-  return Number.isFinite(seconds) ? Math.max(0, seconds as number) : undefined;
+    : date.toUTCString() === value
+      ? Math.ceil((date.getTime() - now) / 1000)
+      : Number.NaN;
+  // NaN (not a date) and Infinity (too many digits) read as undefined.
+  return Number.isFinite(seconds) ? Math.max(0, seconds) : undefined;
+}
+
+const RFC_850_DATE =
+  /^(Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day, (\d\d)-([A-Z][a-z]{2})-(\d\d) (\d\d:\d\d:\d\d) GMT$/;
+const ASCTIME_DATE = /^([A-Z][a-z]{2}) ([A-Z][a-z]{2}) ([ \d]\d) (\d\d:\d\d:\d\d) (\d{4})$/;
+
+/**
+ * Rewrites an HTTP-date in one of the two obsolete forms RFC 9110 still accepts (RFC 850 and
+ * asctime) as the IMF-fixdate `parseRetryAfter` reads; anything else comes back unchanged.
+ * A two-digit year more than 50 years ahead of `now` is the century before, as RFC 9110 says.
+ */
+export function toImfFixdate(header: string, now = Date.now()): string {
+  const value = header.trim();
+  const rfc850 = RFC_850_DATE.exec(value);
+  if (rfc850) {
+    const [, day = '', dd, month, yy, time] = rfc850;
+    const thisYear = new Date(now).getUTCFullYear();
+    let year = thisYear - (thisYear % 100) + Number(yy);
+    if (year > thisYear + 50) year -= 100;
+    return `${day.slice(0, 3)}, ${dd} ${month} ${year} ${time} GMT`;
+  }
+  const asctime = ASCTIME_DATE.exec(value);
+  if (asctime) {
+    const [, day, month, dd = '', time, year] = asctime;
+    return `${day}, ${dd.replace(' ', '0')} ${month} ${year} ${time} GMT`;
+  }
+  return value;
 }

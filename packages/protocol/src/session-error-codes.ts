@@ -26,6 +26,12 @@ export const SessionErrorCodes = {
   unknown: { status: null, retryable: false },
 } as const satisfies Record<string, { status: number | null; retryable: boolean }>;
 
+/**
+ * The status a portal answers `unknown` with, since the table gives it none: a refusal, 400
+ * (docs/contract.md#session-errors). The sandbox answers its `unknown` scenario the same way.
+ */
+export const UNKNOWN_CODE_STATUS = 400;
+
 export type KnownSessionErrorCode = keyof typeof SessionErrorCodes;
 
 /** A code from the table, or a newer one this release does not know yet. */

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { describe, test } from 'node:test';
 import {
   canonicalOrigin,
   defaultServicePaths,
@@ -8,6 +8,7 @@ import {
   isOnEmbedOrigin,
   mintPath,
   parseRetryAfter,
+  toImfFixdate,
 } from '../src/index.js';
 
 test('an embed origin is canonical: lower-case host, no path, no trailing slash, no default port', () => {
@@ -57,16 +58,68 @@ test('path templates encode each value', () => {
   );
 });
 
-test('Retry-After reads delta-seconds and HTTP-dates, never negative', () => {
-  assert.equal(parseRetryAfter('7'), 7);
-  assert.equal(parseRetryAfter(null), undefined);
-  assert.equal(parseRetryAfter('soon'), undefined);
-  assert.equal(parseRetryAfter(' 5 '), 5);
-  assert.equal(parseRetryAfter('0'), 0);
-  for (const unreadable of ['', '   ', '1.5', '-5', '1/2', '9'.repeat(400)]) {
-    assert.equal(parseRetryAfter(unreadable), undefined, JSON.stringify(unreadable));
-  }
-  const now = Date.parse('2026-11-21T10:00:00Z');
-  assert.equal(parseRetryAfter('Sat, 21 Nov 2026 10:00:30 GMT', now), 30);
-  assert.equal(parseRetryAfter('Sat, 21 Nov 2026 09:00:00 GMT', now), 0);
+describe('parseRetryAfter (docs/contract.md#retry-after)', () => {
+  const now = Date.parse('1994-11-06T08:49:07Z');
+
+  test('reads delta-seconds, never negative', () => {
+    assert.equal(parseRetryAfter('7'), 7);
+    assert.equal(parseRetryAfter(' 5 '), 5);
+    assert.equal(parseRetryAfter('0'), 0);
+    assert.equal(parseRetryAfter(null), undefined);
+  });
+
+  test('reads an IMF-fixdate exactly as RFC 9110 writes it; a past date is 0', () => {
+    assert.equal(parseRetryAfter('Sun, 06 Nov 1994 08:49:37 GMT', now), 30);
+    assert.equal(parseRetryAfter('Sun, 06 Nov 1994 08:00:00 GMT', now), 0);
+  });
+
+  test('reads the two obsolete forms RFC 9110 allows, RFC 850 and asctime, once toImfFixdate rewrote them', () => {
+    const read = (header: string) => parseRetryAfter(toImfFixdate(header, now), now);
+    assert.equal(read('Sunday, 06-Nov-94 08:49:37 GMT'), 30);
+    assert.equal(read('Sun Nov  6 08:49:37 1994'), 30);
+    assert.equal(read('Sun, 06 Nov 1994 08:49:37 GMT'), 30, 'an IMF-fixdate is left as it is');
+    assert.equal(
+      toImfFixdate('Thursday, 06-Nov-42 08:49:37 GMT', now),
+      'Thu, 06 Nov 1942 08:49:37 GMT',
+    );
+    assert.equal(
+      toImfFixdate('Tuesday, 06-Nov-40 08:49:37 GMT', Date.parse('2000-01-01T00:00:00Z')),
+      'Tue, 06 Nov 2040 08:49:37 GMT',
+      'a two-digit year up to 50 years ahead is this century',
+    );
+    assert.equal(
+      toImfFixdate('Saturday, 06-Nov-60 08:49:37 GMT', Date.parse('2000-01-01T00:00:00Z')),
+      'Sat, 06 Nov 1960 08:49:37 GMT',
+      'a two-digit year more than 50 years ahead is the century before',
+    );
+    for (const malformed of ['Sunday, 6-Nov-94 08:49:37 GMT', 'Sun Nov 6 08:49:37 1994', 'x 5']) {
+      assert.equal(read(malformed), undefined, malformed);
+    }
+  });
+
+  test('anything else is absent: lenient date text, fractions, signs, impossible times, too many digits', () => {
+    for (const unreadable of [
+      '',
+      '   ',
+      'soon',
+      'x 5',
+      'May 5',
+      '1.5',
+      '-5',
+      '+5',
+      '1/2',
+      '1e3',
+      '9'.repeat(400),
+      'Sun, 06 Nov 1994 25:61:99 GMT',
+      'Sun, 06 Nov 1994 08:49:37 UTC',
+      'Mon, 06 Nov 1994 08:49:37 GMT',
+      'Sun, 6 Nov 1994 08:49:37 GMT',
+      'Sunday, 06-Nov-94 08:49:37 GMT',
+      'sun, 06 nov 1994 08:49:37 gmt',
+      '2026-11-21T10:00:30Z',
+      'Sun Nov  6 08:49:37 1994 GMT',
+    ]) {
+      assert.equal(parseRetryAfter(unreadable, now), undefined, JSON.stringify(unreadable));
+    }
+  });
 });

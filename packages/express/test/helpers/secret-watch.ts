@@ -10,7 +10,7 @@ export interface LogLine {
 /**
  * Everything that left the middleware towards the browser or the operator in one test file:
  * each response (status line, headers, body) and each log line, as text, and every form-session
- * handle the service minted meanwhile. `assertNoSecret` proves no API key is in any of it and
+ * handle the service minted meanwhile. `assertNoSecret` proves no API key is in any of it (also encoded) and
  * no handle is in any of it but a mint answer's `embedUrl`.
  */
 export class SecretWatch {
@@ -76,7 +76,7 @@ export class SecretWatch {
   async assertNoSecret(apiKeys: readonly string[]): Promise<void> {
     await Promise.all(this.#pending);
     assert.ok(this.texts.length > 0, 'the watch saw nothing: it is not wired in');
-    for (const secret of apiKeys) {
+    for (const secret of apiKeys.flatMap(encodedForms)) {
       const leaks = this.texts.filter((text) => text.includes(secret));
       assert.deepEqual(leaks, [], 'an API key reached a response or a log line');
     }
@@ -85,6 +85,13 @@ export class SecretWatch {
       assert.deepEqual(leaks, [], 'a handle reached a log line or a response outside embedUrl');
     }
   }
+}
+
+/** The key as is, percent-encoded byte by byte, and in base64 and base64url. */
+function encodedForms(secret: string): string[] {
+  const bytes = Buffer.from(secret);
+  const percent = [...bytes].map((byte) => `%${byte.toString(16).toUpperCase()}`).join('');
+  return [secret, percent, bytes.toString('base64'), bytes.toString('base64url')];
 }
 
 /** The body with the `embedUrl` of a mint answer (a JSON object) replaced by a placeholder. */

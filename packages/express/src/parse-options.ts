@@ -1,0 +1,203 @@
+import { canonicalOrigin, defaultServicePaths, type ServicePaths } from '@form-embed/protocol';
+import type { Store } from 'express-rate-limit';
+import { z } from 'zod';
+import type { Logger } from './logger.js';
+import {
+  defaultCatalogueCacheTtlMs,
+  defaultMaxRetryAfterSeconds,
+  defaultMaxUpstreamBodyBytes,
+  defaultMintLimit,
+  defaultTimeoutMs,
+  type FormEmbedSessionsConfig,
+  type FormEmbedSessionsOptions,
+} from './options.js';
+
+const isFunction = (value: unknown) => typeof value === 'function';
+const fn = <T>(what: string) =>
+  z.custom<T>(isFunction, { message: `must be a function (${what})` });
+
+const pathSchema = z
+  .string({ error: 'must be a path string' })
+  .startsWith('/', 'must be a path starting with "/", relative to baseUrl');
+
+const optionsSchema = z.strictObject({
+  apiKey: z
+    .string({ error: 'is required: the organisation API key' })
+    .refine((key) => key.trim() !== '', 'must not be empty'),
+  baseUrl: z
+    .string({
+      error: "is required: the service's base URL (the sandbox's is startSandbox().baseUrl)",
+    })
+    .refine(
+      (url) => /^https?:$/.test(protocolOf(url)),
+      "must be an absolute http(s) URL, e.g. the sandbox's startSandbox().baseUrl",
+    ),
+  resolveUser: fn<FormEmbedSessionsOptions['resolveUser']>('req) => user | undefined'),
+  authorize:
+    fn<NonNullable<FormEmbedSessionsOptions['authorize']>>('req, target) => boolean').optional(),
+  paths: z
+    .strictObject(
+      Object.fromEntries(
+        Object.keys(defaultServicePaths).map((name) => [name, pathSchema.optional()]),
+      ) as Record<keyof ServicePaths, z.ZodOptional<typeof pathSchema>>,
+      { error: 'must be an object of upstream paths, e.g. {me: "/api/v1/me"}' },
+    )
+    .optional(),
+  timeoutMs: z
+    .int({ error: 'must be a whole number of milliseconds' })
+    .positive('must be more than 0')
+    .optional(),
+  limit: z
+    .strictObject(
+      {
+        mints: z
+          .int({ error: 'must be a whole number of mints' })
+          .positive('must be at least 1')
+          .optional(),
+        catalogue: z
+          .int({ error: 'must be a whole number of requests' })
+          .positive('must be at least 1')
+          .optional(),
+        windowMs: z
+          .int({ error: 'must be a whole number of milliseconds' })
+          .min(1000, 'must be at least 1000 (milliseconds)')
+          .optional(),
+        store: z
+          .custom<Store>(
+            (store) =>
+              typeof store === 'object' &&
+              store !== null &&
+              ['increment', 'decrement', 'resetKey'].every((method) =>
+                isFunction((store as Record<string, unknown>)[method]),
+              ),
+            { message: 'must be an express-rate-limit Store (increment, decrement, resetKey)' },
+          )
+          .optional(),
+        prefix: z.string({ error: 'must be a string' }).optional(),
+        storeTimeoutMs: z
+          .int({ error: 'must be a whole number of milliseconds' })
+          .positive('must be more than 0')
+          .optional(),
+        passOnStoreError: z.boolean({ error: 'must be true or false' }).optional(),
+      },
+      {
+        error:
+          'must be an object: {mints?, catalogue?, windowMs?, store?, prefix?, storeTimeoutMs?, passOnStoreError?}',
+      },
+    )
+    .optional(),
+  logger: z
+    .custom<Logger>(
+      (logger) =>
+        typeof logger === 'object' &&
+        logger !== null &&
+        isFunction((logger as Logger).warn) &&
+        isFunction((logger as Logger).error),
+      { message: 'must have warn(message, details) and error(message, details) functions' },
+    )
+    .optional(),
+  fetch: fn<typeof fetch>('a fetch implementation').optional(),
+  maxUpstreamBodyBytes: z
+    .int({ error: 'must be a whole number of bytes' })
+    .min(1024, 'must be at least 1024 (bytes)')
+    .optional(),
+  maxRetryAfterSeconds: z
+    .int({ error: 'must be a whole number of seconds' })
+    .min(1, 'must be at least 1 (second)')
+    .optional(),
+  allowedOrigins: z
+    .array(
+      z
+        .string({ error: 'must hold origins as strings' })
+        .refine(
+          (origin) => isOriginOnly(origin),
+          'must hold origins, scheme://host[:port] with no path, e.g. "https://portal.example"',
+        ),
+      { error: 'must be an array of origins, e.g. ["https://portal.example"]' },
+    )
+    .optional(),
+  catalogue: z
+    .strictObject(
+      {
+        anonymous: z.boolean({ error: 'must be true or false' }).optional(),
+        cacheTtlMs: z
+          .int({ error: 'must be a whole number of milliseconds' })
+          .min(0, 'must be 0 (no cache) or more')
+          .optional(),
+      },
+      { error: 'must be an object: {anonymous?, cacheTtlMs?}' },
+    )
+    .optional(),
+});
+
+/**
+ * Validates `options` and fills in the defaults, without touching `options`.
+ * Throws a TypeError naming the first bad option.
+ */
+export function parseOptions(options: FormEmbedSessionsOptions): FormEmbedSessionsConfig {
+  const result = optionsSchema.safeParse(options);
+  if (!result.success) throw new TypeError(describeIssue(result.error.issues[0]));
+  const parsed = result.data;
+  const limit = parsed.limit ?? {};
+  return {
+    apiKey: parsed.apiKey,
+    baseUrl: parsed.baseUrl.replace(/\/+$/, ''),
+    resolveUser: parsed.resolveUser,
+    authorize: parsed.authorize ?? (() => true),
+    paths: { ...defaultServicePaths, ...dropUndefined(parsed.paths ?? {}) },
+    timeoutMs: parsed.timeoutMs ?? defaultTimeoutMs,
+    limit: {
+      ...defaultMintLimit,
+      ...dropUndefined(limit),
+      store: limit.store,
+      prefix: limit.prefix,
+    },
+    logger: parsed.logger ?? consoleLogger,
+    fetch: parsed.fetch ?? ((input, init) => globalThis.fetch(input, init)),
+    maxUpstreamBodyBytes: parsed.maxUpstreamBodyBytes ?? defaultMaxUpstreamBodyBytes,
+    maxRetryAfterSeconds: parsed.maxRetryAfterSeconds ?? defaultMaxRetryAfterSeconds,
+    allowedOrigins: new Set(
+      (parsed.allowedOrigins ?? []).map((origin) => canonicalOrigin(origin) as string),
+    ),
+    catalogue: {
+      anonymous: parsed.catalogue?.anonymous ?? false,
+      cacheTtlMs: parsed.catalogue?.cacheTtlMs ?? defaultCatalogueCacheTtlMs,
+    },
+  };
+}
+
+function describeIssue(issue: z.core.$ZodIssue | undefined): string {
+  if (issue === undefined) return 'formEmbedSessions: invalid options';
+  if (issue.code === 'unrecognized_keys') {
+    const prefix = issue.path.length > 0 ? `${issue.path.join('.')}.` : '';
+    const names = issue.keys.map((key) => `\`${prefix}${key}\``).join(', ');
+    return `formEmbedSessions: unknown option ${names}`;
+  }
+  if (issue.path.length === 0) return `formEmbedSessions: options ${issue.message}`;
+  return `formEmbedSessions: option \`${issue.path.join('.')}\` ${issue.message}`;
+}
+
+/** An http(s) origin alone: no path, query, fragment or credentials (a default port is fine). */
+function isOriginOnly(value: string): boolean {
+  const origin = canonicalOrigin(value);
+  return origin !== undefined && new URL(value).href === `${origin}/`;
+}
+
+function protocolOf(url: string): string {
+  try {
+    return new URL(url).protocol;
+  } catch {
+    return '';
+  }
+}
+
+function dropUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(
+    Object.entries(value).filter(([, entry]) => entry !== undefined),
+  ) as Partial<T>;
+}
+
+const consoleLogger: Logger = {
+  warn: (message, details) => console.warn(`[form-embed] ${message}`, details ?? ''),
+  error: (message, details) => console.error(`[form-embed] ${message}`, details ?? ''),
+};

@@ -1,0 +1,101 @@
+import {
+  knownSessionErrorCode,
+  readSessionError,
+  type ServicePaths,
+  SessionErrorCodes,
+  type SessionErrorDetail,
+  statusOfSessionErrorCode,
+  UNKNOWN_CODE_STATUS,
+} from '@form-embed/protocol';
+import type { Logger } from './logger.js';
+import { secretRedactor } from './secret-redaction.js';
+import { sessionErrorMessages } from './session-error-messages.js';
+import { SessionErrorResponse, sessionError } from './session-error-response.js';
+import { notJson, tooLarge, type UpstreamAnswer } from './upstream-request.js';
+
+type Route = keyof ServicePaths;
+
+/** The most characters of an upstream code or message that reach a log line. */
+const LOGGED_TEXT_MAX = 500;
+
+/**
+ * Turns the service's failed answers into the SessionErrors the browser gets. Code, status and
+ * retryable always come from the contract's table (docs/contract.md#session-errors), the
+ * message is a fixed sentence of ours, and what the service said goes to the log only.
+ */
+export class UpstreamErrors {
+  readonly #logger: Logger;
+  readonly #redact: (text: string) => string;
+
+  constructor(logger: Logger, apiKey: string) {
+    this.#logger = logger;
+    this.#redact = secretRedactor(apiKey);
+  }
+
+  /** A non-2xx answer: a SessionError, a plain `{error}` with a status that keeps a meaning, or a bad shape. */
+  refusal(route: Route, answer: UpstreamAnswer): SessionErrorResponse {
+    const body = answer.body === notJson || answer.body === tooLarge ? undefined : answer.body;
+    const detail = readSessionError(body);
+    return detail === undefined ? this.#plain(route, answer) : this.#known(route, detail, answer);
+  }
+
+  /** An answer that is not what the contract documents (not JSON, too large, fields missing). */
+  badShape(route: Route, answer: UpstreamAnswer): SessionErrorResponse {
+    this.#logger.error(
+      answer.body === tooLarge
+        ? `the service's answer to ${route} (status ${answer.status}) was longer than maxUpstreamBodyBytes and was cut off`
+        : `the service's answer to ${route} (status ${answer.status}) is not in the documented shape; check baseUrl and paths.${route}`,
+    );
+    return sessionError(
+      'internal_error',
+      `The service's answer (status ${answer.status}) was not in the documented shape.`,
+    );
+  }
+
+  #known(route: Route, detail: SessionErrorDetail, answer: UpstreamAnswer): SessionErrorResponse {
+    const code = knownSessionErrorCode(detail.code);
+    const { retryable } = SessionErrorCodes[code];
+    this.#logger.warn(`the service answered ${code} (status ${answer.status}) on ${route}`, {
+      code: this.#clean(detail.code),
+      message: this.#clean(detail.message),
+    });
+    return new SessionErrorResponse({
+      code,
+      message: sessionErrorMessages[code],
+      retryable,
+      status: statusOfSessionErrorCode(code, UNKNOWN_CODE_STATUS),
+      retryAfter: retryable ? answer.retryAfter : undefined,
+    });
+  }
+
+  /** Only the statuses every endpoint documents keep a meaning; anything else is a bad shape. */
+  #plain(route: Route, answer: UpstreamAnswer): SessionErrorResponse {
+    switch (answer.status) {
+      case 401:
+        this.#logger.error(`the service refused the API key (401 on ${route})`);
+        return sessionError('invalid_api_key', sessionErrorMessages.invalid_api_key);
+      case 429:
+        return sessionError('rate_limited', sessionErrorMessages.rate_limited, answer.retryAfter);
+      case 414:
+      case 431:
+        // The request line or headers were too long for the service: the same request cannot succeed.
+        this.#logger.warn(`the service refused ${route} as too long (${answer.status})`);
+        return sessionError('invalid_request', 'The service refused the request as too long.');
+      case 502:
+      case 503:
+      case 504:
+        this.#logger.warn(`the service answered ${answer.status} on ${route}`);
+        return sessionError(
+          'unavailable',
+          `The service is unavailable (${answer.status}).`,
+          answer.retryAfter,
+        );
+      default:
+        return this.badShape(route, answer);
+    }
+  }
+
+  #clean(text: string): string {
+    return this.#redact(text).slice(0, LOGGED_TEXT_MAX);
+  }
+}

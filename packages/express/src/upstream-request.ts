@@ -1,0 +1,140 @@
+import { expandPath, parseRetryAfter, type ServicePaths, toImfFixdate } from '@form-embed/protocol';
+import type { Logger } from './logger.js';
+import { recordUpstream } from './metrics.js';
+import type { FormEmbedSessionsConfig } from './options.js';
+import { sessionError } from './session-error-response.js';
+
+export type UpstreamConfig = Pick<
+  FormEmbedSessionsConfig,
+  | 'apiKey'
+  | 'baseUrl'
+  | 'paths'
+  | 'timeoutMs'
+  | 'fetch'
+  | 'maxUpstreamBodyBytes'
+  | 'maxRetryAfterSeconds'
+> & { logger: Logger };
+
+export interface UpstreamRequest {
+  method: 'GET' | 'POST';
+  route: keyof ServicePaths;
+  params?: Record<string, string>;
+  query?: Record<string, string>;
+  body?: unknown;
+}
+
+export interface UpstreamAnswer {
+  status: number;
+  /** `Retry-After` as whole seconds, capped at `maxRetryAfterSeconds`; undefined when unreadable. */
+  retryAfter: string | undefined;
+  /** The parsed JSON body, `notJson`, or `tooLarge` when it ran past `maxUpstreamBodyBytes`. */
+  body: unknown;
+}
+
+export const notJson = Symbol('not JSON');
+export const tooLarge = Symbol('over maxUpstreamBodyBytes');
+
+/**
+ * One request to the service: the API key as a Bearer token, no redirect followed, ended after
+ * `timeoutMs`, and at most `maxUpstreamBodyBytes` of the answer read. A timeout or a network
+ * failure is `unavailable` (logged without the request, which holds the key).
+ */
+export async function requestUpstream(
+  config: UpstreamConfig,
+  request: UpstreamRequest,
+): Promise<UpstreamAnswer> {
+  const { method, route, params = {}, query, body } = request;
+  const search = query === undefined ? '' : `?${new URLSearchParams(query)}`;
+  const url = `${config.baseUrl}${expandPath(config.paths[route], params)}${search}`;
+  const headers: Record<string, string> = {
+    Authorization: `Bearer ${config.apiKey}`,
+    Accept: 'application/json',
+  };
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  const cutOff = new AbortController();
+  const startedAt = performance.now();
+  try {
+    const response = await config.fetch(url, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      redirect: 'error',
+      signal: AbortSignal.any([AbortSignal.timeout(config.timeoutMs), cutOff.signal]),
+    });
+    const text = await readCapped(response, config.maxUpstreamBodyBytes, cutOff);
+    recordUpstream(route, method, startedAt, response.status);
+    return {
+      status: response.status,
+      retryAfter: cappedRetryAfter(response.headers.get('Retry-After'), config),
+      body: text === tooLarge ? tooLarge : parseJson(text),
+    };
+  } catch (error) {
+    const timedOut = error instanceof Error && error.name === 'TimeoutError';
+    recordUpstream(route, method, startedAt, timedOut ? 'timeout' : 'network');
+    config.logger.warn(
+      timedOut
+        ? `the service did not answer ${method} ${route} within timeoutMs (${config.timeoutMs} ms)`
+        : `the service could not be reached for ${method} ${route}`,
+      { reason: describeCause(error) },
+    );
+    throw sessionError(
+      'unavailable',
+      timedOut
+        ? `The service did not answer within ${config.timeoutMs} ms.`
+        : 'The service could not be reached.',
+    );
+  }
+}
+
+/**
+ * The body as text, or `tooLarge` as soon as more than `maxBytes` arrived (or were announced):
+ * the rest is never read, and the connection is aborted.
+ */
+async function readCapped(
+  response: Response,
+  maxBytes: number,
+  cutOff: AbortController,
+): Promise<string | typeof tooLarge> {
+  const announced = Number(response.headers.get('Content-Length'));
+  const reader = response.body?.getReader();
+  if (reader === undefined) return '';
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  let chunk = announced > maxBytes ? undefined : await reader.read();
+  while (chunk !== undefined && !chunk.done) {
+    size += chunk.value.byteLength;
+    if (size > maxBytes) break;
+    chunks.push(chunk.value);
+    chunk = await reader.read();
+  }
+  if (chunk?.done) return Buffer.concat(chunks).toString('utf8');
+  cutOff.abort();
+  await reader.cancel().catch(() => {});
+  return tooLarge;
+}
+
+/** A whole number of seconds, at most `maxRetryAfterSeconds` (docs/contract.md#retry-after). */
+function cappedRetryAfter(
+  header: string | null,
+  config: Pick<UpstreamConfig, 'maxRetryAfterSeconds'>,
+): string | undefined {
+  const seconds = parseRetryAfter(toImfFixdate(header ?? ''));
+  return seconds === undefined ? undefined : `${Math.min(seconds, config.maxRetryAfterSeconds)}`;
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return notJson;
+  }
+}
+
+/** Names a fetch failure without its request (which holds the Authorization header). */
+function describeCause(error: unknown): string {
+  if (!(error instanceof Error)) return 'unknown failure';
+  const cause = error.cause;
+  const code =
+    typeof cause === 'object' && cause !== null && 'code' in cause ? String(cause.code) : undefined;
+  return code === undefined ? `${error.name}: ${error.message}` : `${error.name}: ${code}`;
+}

@@ -1,0 +1,69 @@
+import assert from 'node:assert/strict';
+import type { ServerResponse } from 'node:http';
+import { after, before, describe, test } from 'node:test';
+import { SessionErrorBodySchema } from '@form-embed/protocol';
+import { fixtureIds, fixtureKeys } from '@form-embed/sandbox';
+import { answerMe, type FakeUpstream, startFakeUpstream } from './helpers/fake-upstream.js';
+import { type MountedMiddleware, mountMiddleware } from './helpers/harness.js';
+import { SecretWatch } from './helpers/secret-watch.js';
+
+const MiB = 1024 * 1024;
+const watch = new SecretWatch();
+let upstream: FakeUpstream;
+let portal: MountedMiddleware;
+let bodyBytesSent = 0;
+
+/** Streams `{"embedUrl":"xxxx…` for `size` bytes, honouring backpressure, until the reader goes. */
+async function streamHugeBody(res: ServerResponse, size: number): Promise<void> {
+  res.writeHead(200, { 'content-type': 'application/json' });
+  const chunk = Buffer.alloc(64 * 1024, 'x');
+  res.write('{"embedUrl":"');
+  for (let sent = 0; sent < size && !res.destroyed; sent += chunk.length) {
+    bodyBytesSent += chunk.length;
+    if (!res.write(chunk)) {
+      await new Promise((resolve) => {
+        res.once('drain', resolve);
+        res.once('close', resolve);
+      });
+    }
+  }
+  res.end('"}');
+}
+
+before(async () => {
+  upstream = await startFakeUpstream(async (req, res) => {
+    if (answerMe(req, res)) return;
+    if (req.url?.includes('warm-up')) return void res.writeHead(400).end('{}');
+    await streamHugeBody(res, 64 * MiB);
+  });
+  portal = await mountMiddleware(watch, {
+    apiKey: fixtureKeys.primary,
+    baseUrl: upstream.baseUrl,
+    resolveUser: () => ({ clientId: fixtureIds.clients.contoso }),
+  });
+});
+
+after(async () => {
+  await portal.close();
+  await upstream.close();
+  await watch.assertNoSecret([fixtureKeys.primary]);
+});
+
+describe('what is read of an upstream answer', () => {
+  test('a 64 MiB answer is cut off at maxUpstreamBodyBytes (1 MiB): internal_error in the documented shape, RSS growing under 32 MiB', async () => {
+    // The same path once with a small answer first, so that what is measured is the body alone.
+    await portal.mint({ kind: 'form', formId: 'warm-up' });
+    const rssBefore = process.memoryUsage().rss;
+    const answer = await portal.mint({ kind: 'form', formId: fixtureIds.forms.open });
+    const growth = process.memoryUsage().rss - rssBefore;
+    console.log(
+      `RSS growth ${(growth / MiB).toFixed(1)} MiB, ${(bodyBytesSent / MiB).toFixed(1)} MiB sent`,
+    );
+    assert.equal(answer.status, 500, answer.text);
+    const { error } = SessionErrorBodySchema.parse(answer.body);
+    assert.equal(error.code, 'internal_error');
+    assert.equal(error.retryable, true);
+    assert.ok(growth < 32 * MiB, `RSS grew ${(growth / MiB).toFixed(1)} MiB`);
+    assert.ok(bodyBytesSent < 16 * MiB, `the upstream sent ${bodyBytesSent / MiB} MiB`);
+  });
+});
