@@ -1,44 +1,19 @@
-import {
-  type FormTarget,
-  isEmbedMessage,
-  type MintResponse,
-  mintPath,
-} from '@form-embed/protocol/browser';
+import type { MintResponse } from '@form-embed/protocol/browser';
 import { ReactiveElement, unsafeCSS } from '@lit/reactive-element';
+import { make } from './dom.js';
 import { fire } from './events.js';
 import { formTarget } from './form-target.js';
+import { listenToFrame } from './frame-messages.js';
 import { failureKey, type MessageOverrides, type Messages, messages } from './messages.js';
-import { failureOf, mintFailure, mintSession } from './mint-session.js';
-import { mintUrl, trustedSession } from './origins.js';
-import {
-  FRESHNESS_MARGIN_S,
-  MAX_ATTEMPTS,
-  MAX_REMINTS,
-  REMINT_WINDOW_MS,
-  retryDelay,
-} from './retry-policy.js';
+import { failureOf, mintFailure } from './mint-session.js';
+import { mintThrough } from './origins.js';
+import { FRESHNESS_MARGIN_S, MAX_ATTEMPTS, remintBound, retryDelay } from './retry-policy.js';
+import { StatusArea } from './status-area.js';
 import { styles } from './styles.js';
-import { nearViewport, online, sleep } from './waits.js';
+import type { FetchSession, FormEmbedState } from './types.js';
+import { nearViewport, untilRetry } from './waits.js';
 
-/** Where the element is in its lifecycle; reflected as the read-only `state` attribute. */
-export type FormEmbedState = 'idle' | 'minting' | 'framed' | 'waiting' | 'failed';
-
-/** Replaces the transport to the middleware; reject with a FormSessionError to report a SessionError. */
-export type FetchSession = (
-  target: FormTarget,
-  options: { signal: AbortSignal },
-) => Promise<MintResponse>;
-
-/** `document.createElement(tag)` with `props`, and `part` when given. */
-function make<K extends keyof HTMLElementTagNameMap>(
-  tag: K,
-  props: Partial<HTMLElementTagNameMap[K]>,
-  part?: string,
-) {
-  const element = Object.assign(document.createElement(tag), props);
-  if (part) element.setAttribute('part', part);
-  return element;
-}
+export type { FetchSession, FormEmbedState } from './types.js';
 
 /**
  * Frames one of the service's forms, signed in as the portal's user: it mints a form session
@@ -46,34 +21,23 @@ function make<K extends keyof HTMLElementTagNameMap>(
  * embed origin, and remints when the framed page says the handle or session lapsed.
  *
  * @tagname form-embed
- *
  * @attr {string} form-id - The designer form to frame. Set exactly one of `form-id` and `core-slug`.
  * @attr {string} core-slug - The Core form to frame. Set exactly one of `form-id` and `core-slug`.
- * @attr {'idle' | 'minting' | 'framed' | 'waiting' | 'failed'} state - Read-only, reflects the
- * lifecycle: `waiting` means a retry is scheduled or paused while offline.
- *
- * @fires {FormEmbedSessionEvent} form-embed-session - A session was framed: `provider`,
- * `expiresIn`, `embedOrigin`, `attempt`.
- * @fires {FormEmbedRemintEvent} form-embed-remint - Cancelable, before a remint the framed page
- * asked for: `reason` is `expired` or `error`.
- * @fires {FormEmbedErrorEvent} form-embed-error - A mint failed: `code`, `status`, `retryable`,
- * `retryAfter`, `willRetry`.
- * @fires {FormEmbedNoticeEvent} form-embed-notice - Cancelable, before the notice that the session
- * timed out and the form was reloaded: `reason` is `expired`. Cancel it to show none.
- *
+ * @attr {FormEmbedState} state - Read-only, reflects the lifecycle.
+ * @fires {FormEmbedSessionEvent} form-embed-session - A session was framed.
+ * @fires {FormEmbedRemintEvent} form-embed-remint - Cancelable, before a remint the page asked for.
+ * @fires {FormEmbedErrorEvent} form-embed-error - A mint failed.
+ * @fires {FormEmbedNoticeEvent} form-embed-notice - Cancelable, before the lapse notice.
  * @slot loading - Replaces the built-in status while minting or waiting to retry.
  * @slot error - Replaces the built-in failure message and its Try again button.
  * @slot notice - Replaces the built-in notice after a lapsed session, and its Dismiss button.
- *
  * @csspart frame - The iframe that holds the form.
  * @csspart status - The status area, a polite live region.
  * @csspart retry - The Try again button.
  * @csspart dismiss - The button that dismisses the notice.
- *
  * @cssproperty [--form-embed-height=600px] - The height of the element.
  * @cssproperty [--form-embed-status-color=inherit] - The text colour of the status area.
  * @cssproperty [--form-embed-status-background=transparent] - The background of the status area.
-
  */
 export class FormEmbedElement extends ReactiveElement {
   static override styles = unsafeCSS(styles);
@@ -114,26 +78,16 @@ export class FormEmbedElement extends ReactiveElement {
   fetchSession?: FetchSession;
   /** Merged into the default transport's request, e.g. `{headers: {'X-CSRF-Token': token}}`. */
   requestInit?: RequestInit;
-  /**
-   * Origins other than the page's own that `endpoint` may be on, e.g.
-   * `['https://portal-api.example']`. Defaults to none: a cross-origin endpoint is refused.
-   */
+  /** Origins besides the page's own that `endpoint` may be on. Defaults to none: others are refused. */
   allowedEndpointOrigins?: readonly string[];
 
   #state: FormEmbedState = 'idle';
-  #status!: HTMLElement;
-  #button!: HTMLButtonElement;
-  /** What the status area says: a messages key and the key of its button's label. */
-  #says: [text?: string, button?: string] = [];
-  /** The current run: aborting it ends its mint, its waits, its frame and the frame's listener. */
-  #run?: AbortController;
+  #status!: StatusArea;
+  #run?: AbortController; // aborting it ends the run's mint, waits, frame and frame listener
   #refocus?: boolean;
-  /** True when the next frame replaces a session that expired: it comes with a notice. */
-  #lapsed?: boolean;
-  /** When the framed page's remints happened, for MAX_REMINTS; emptied by a fresh start. */
-  #remints!: number[];
-  /** The form and endpoint the element started on, to start afresh when they change. */
-  #started?: string;
+  #lapsed?: boolean; // this run replaces a session that expired: its frame comes with a notice
+  #remints!: () => boolean; // the framed page's remints, forgotten by a fresh start
+  #started?: string; // the form and endpoint it started on, to start afresh when they change
 
   /** Where the element is in its lifecycle. */
   get state(): FormEmbedState {
@@ -157,17 +111,13 @@ export class FormEmbedElement extends ReactiveElement {
     this.#set('idle');
   }
 
-  // An iframe and a status line need no template engine: leaving lit-html out keeps the bundle
-  // in budget. The status area is made once, so that it is a live region before it speaks.
+  // An iframe and a status line need no template engine: no lit-html keeps the bundle in budget.
   protected override createRenderRoot() {
     const root = super.createRenderRoot();
-    this.#status = root.appendChild(make('div', { role: 'status', ariaLive: 'polite' }, 'status'));
-    this.#button = make('button', {
-      onclick: () => {
-        if (this.#state === 'failed') return this.remint();
-        this.#show();
-        this.renderRoot.querySelector('iframe')?.focus();
-      },
+    this.#status = new StatusArea(root, () => {
+      if (this.#state === 'failed') return this.remint();
+      this.#set('framed');
+      this.renderRoot.querySelector('iframe')?.focus();
     });
     return root;
   }
@@ -180,17 +130,17 @@ export class FormEmbedElement extends ReactiveElement {
   #key() {
     return `${this.formId}\n${this.coreSlug}\n${this.endpoint}`;
   }
-
-  /** Starts over; `fresh` (connect, a new form) also honours `loading` and forgets past remints. */
-  #restart(fresh?: boolean) {
+  /**
+   * Starts over; `fresh` (connect, a new form) also honours `loading` and forgets past remints;
+   * `lapsed`: the session expired, so the next frame comes with a notice.
+   */
+  #restart(fresh?: boolean, lapsed?: boolean) {
     // A detached element never mints, even when a remint listener is what detached it.
     if (!this.isConnected) return;
     this.#run?.abort();
     this.#started = this.#key();
-    if (fresh) {
-      this.#remints = [];
-      this.#lapsed = false;
-    }
+    this.#lapsed = lapsed;
+    if (fresh) this.#remints = remintBound();
     this.#run = new AbortController();
     this.#frameSession(this.#run.signal, fresh);
   }
@@ -199,29 +149,18 @@ export class FormEmbedElement extends ReactiveElement {
     this.#state = state;
     this.setAttribute('state', state);
     this.ariaBusy = state === 'minting' ? 'true' : null;
-    this.#show(text, button);
-  }
-
-  #show(...says: [text?: string, button?: string]) {
-    this.#says = says;
+    const slot = { failed: 'error', framed: 'notice' }[state as string] ?? 'loading';
+    this.#status.say(slot, text, button);
     this.#paint();
   }
 
   #messages(): MessageOverrides {
     return { ...FormEmbedElement.messages, ...this.messages };
   }
-
-  /** Writes what the status area says, and the frame's title, in the current messages, as text. */
+  /** Writes the status and the frame's title in the current messages. */
   #paint() {
     const all = this.#messages();
-    const [text = '', button = ''] = this.#says;
-    const slot = make('slot', {
-      name: { failed: 'error', framed: 'notice' }[this.#state as string] ?? 'loading',
-    });
-    this.#button.textContent = all[button] ?? '';
-    this.#button.setAttribute('part', button);
-    slot.append(all[text] ?? '', ...(button ? [this.#button] : []));
-    this.#status.replaceChildren(...(all[text] ? [slot] : []));
+    this.#status.paint(all);
     const frame = this.renderRoot.querySelector('iframe');
     if (frame) frame.title = this.frameTitle ?? all.frame ?? '';
   }
@@ -243,15 +182,7 @@ export class FormEmbedElement extends ReactiveElement {
       this.#set('minting', 'loading');
       try {
         if (!target) throw mintFailure('invalid_request', false);
-        const session = trustedSession(
-          await (this.fetchSession
-            ? this.fetchSession(target, { signal })
-            : mintSession(
-                mintUrl(this.endpoint, mintPath(target), this.allowedEndpointOrigins),
-                this.requestInit,
-                signal,
-              )),
-        );
+        const session = await mintThrough(this, target, signal);
         if (signal.aborted) return;
         // A handle is single use and short-lived: never frame one that may lapse while loading.
         const { expiresIn } = session;
@@ -276,49 +207,32 @@ export class FormEmbedElement extends ReactiveElement {
     fire(this, 'form-embed-error', { code, status, retryable, retryAfter, willRetry });
     // A listener may have started a new run (remint) or ended this one (disconnect).
     if (!willRetry || signal.aborted) return;
-    const due = Date.now() + retryDelay(attempt, retryAfter);
-    // A timer may fire a little early; a retry never comes before Retry-After.
-    while (Date.now() < due) await sleep(due - Date.now(), signal);
-    // Offline: wait for the connection instead of spending an attempt.
-    while (!navigator.onLine) {
-      this.#set('waiting', 'offline');
-      await online(signal);
-    }
+    await untilRetry(retryDelay(attempt, retryAfter), signal, () =>
+      this.#set('waiting', 'offline'),
+    );
     return true;
   }
 
   /** Frames `session` for the run of `signal`, and remints when its page posts a lapse. */
-  #frame(
-    { embedUrl, embedOrigin, expiresIn, provider }: MintResponse,
-    attempt: number,
-    signal: AbortSignal,
-  ) {
-    const frame = make('iframe', { referrerPolicy: 'origin', src: embedUrl }, 'frame');
+  #frame(session: MintResponse, attempt: number, signal: AbortSignal) {
+    const { embedUrl, embedOrigin, expiresIn, provider } = session;
+    const frame = make('iframe', { referrerPolicy: 'origin', src: embedUrl, part: 'frame' });
     this.renderRoot.prepend(frame);
     signal.addEventListener('abort', () => {
       this.#refocus ||= this.shadowRoot?.activeElement === frame;
       frame.remove();
     });
-    addEventListener(
-      'message',
-      ({ source, origin, data }) => {
-        if (
-          source === frame.contentWindow &&
-          origin === embedOrigin &&
-          isEmbedMessage(data) &&
-          this.#mayRemint() &&
-          fire(this, 'form-embed-remint', { reason: data.state }, true) &&
-          // A listener that called remint() itself has started the next run already.
-          !signal.aborted
-        ) {
-          this.#lapsed = data.state === 'expired';
-          this.#restart();
-        }
-      },
-      { signal },
-    );
+    listenToFrame(frame, embedOrigin, signal, (state) => {
+      if (
+        this.#mayRemint() &&
+        fire(this, 'form-embed-remint', { reason: state }, true) &&
+        // A listener that called remint() itself has started the next run already.
+        !signal.aborted
+      ) {
+        this.#restart(false, state === 'expired');
+      }
+    });
     const notice = this.#lapsed && fire(this, 'form-embed-notice', { reason: 'expired' }, true);
-    this.#lapsed = false;
     this.#set('framed', notice ? 'lapsed' : '', 'dismiss');
     if (this.#refocus) {
       this.#refocus = false;
@@ -327,11 +241,9 @@ export class FormEmbedElement extends ReactiveElement {
     fire(this, 'form-embed-session', { provider, expiresIn, embedOrigin, attempt });
   }
 
-  /** True, and counted, when one more automatic remint stays within MAX_REMINTS; else fails. */
+  /** True, and counted, when one more automatic remint stays within the bound; else fails. */
   #mayRemint() {
-    const now = Date.now();
-    this.#remints = this.#remints.filter((at) => now - at < REMINT_WINDOW_MS);
-    if (this.#remints.push(now) <= MAX_REMINTS) return true;
+    if (this.#remints()) return true;
     this.#run?.abort();
     this.#set('failed', 'storm', 'retry');
   }

@@ -1,5 +1,11 @@
-import { isOnEmbedOrigin, type MintResponse } from '@form-embed/protocol/browser';
-import { mintFailure } from './mint-session.js';
+import {
+  type FormTarget,
+  isOnEmbedOrigin,
+  type MintResponse,
+  mintPath,
+} from '@form-embed/protocol/browser';
+import type { FormEmbedElement } from './form-embed-element.js';
+import { mintFailure, mintSession } from './mint-session.js';
 
 /**
  * The element's own code for a refused origin: an `endpoint` on another origin that the page did
@@ -8,8 +14,7 @@ import { mintFailure } from './mint-session.js';
 export const UNTRUSTED_ORIGIN = 'untrusted_origin';
 
 // https, or plain http on this machine (localhost, *.localhost, 127.x.x.x, [::1]) for development.
-const TRUSTED_EMBED_ORIGIN =
-  /^https:|^http:\/\/([^/]+\.)?(localhost|127(\.\d+){3}|\[::1\])(:\d+)?$/;
+const TRUSTED_EMBED_ORIGIN = /^https:|^http:\/\/([^/]+\.)?(localhost|127(\.\d+){3}|\[::1\])(:|$)/;
 
 /**
  * The default transport's mint URL for `path` under `endpoint`. An endpoint on another origin
@@ -42,4 +47,28 @@ export function trustedSession(session: unknown): MintResponse {
   if (!isOnEmbedOrigin(embedUrl, embedOrigin)) throw mintFailure('unknown', false);
   if (!TRUSTED_EMBED_ORIGIN.test(embedOrigin)) throw mintFailure(UNTRUSTED_ORIGIN, false);
   return session as MintResponse;
+}
+
+/**
+ * Mints a session for `target` through the element's `fetchSession`, or else the default
+ * transport to its `endpoint`, and returns it if it may be framed.
+ */
+export async function mintThrough(
+  element: Pick<
+    FormEmbedElement,
+    'fetchSession' | 'endpoint' | 'requestInit' | 'allowedEndpointOrigins'
+  >,
+  target: FormTarget,
+  signal: AbortSignal,
+): Promise<MintResponse> {
+  const { fetchSession, endpoint, requestInit, allowedEndpointOrigins } = element;
+  return trustedSession(
+    await (fetchSession
+      ? fetchSession(target, { signal })
+      : mintSession(
+          mintUrl(endpoint, mintPath(target), allowedEndpointOrigins),
+          requestInit,
+          signal,
+        )),
+  );
 }

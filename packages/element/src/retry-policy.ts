@@ -9,6 +9,19 @@ export const MAX_ATTEMPTS = 4;
 export const MAX_REMINTS = 4;
 export const REMINT_WINDOW_MS = 1_800_000;
 
+/**
+ * A counter of the framed page's remints: each call counts one and answers true while they stay
+ * within MAX_REMINTS in REMINT_WINDOW_MS.
+ */
+export function remintBound() {
+  let at: number[] = [];
+  return () => {
+    const now = Date.now();
+    at = at.filter((time) => now - time < REMINT_WINDOW_MS);
+    return at.push(now) <= MAX_REMINTS;
+  };
+}
+
 /** An answer is framed only while its handle has at least this many seconds left. */
 export const FRESHNESS_MARGIN_S = 10;
 

@@ -25,3 +25,17 @@ export function nearViewport(element: Element, signal: AbortSignal) {
     signal.addEventListener('abort', () => observer.disconnect());
   });
 }
+
+/**
+ * Resolves when a retry `ms` from now is due and the browser is online. A timer may fire a little
+ * early: a retry never comes before its time. Offline, it calls `offline` and waits for the
+ * connection instead of spending an attempt.
+ */
+export async function untilRetry(ms: number, signal: AbortSignal, offline: () => void) {
+  const due = Date.now() + ms;
+  while (Date.now() < due) await sleep(due - Date.now(), signal);
+  while (!navigator.onLine) {
+    offline();
+    await online(signal);
+  }
+}

@@ -53,7 +53,7 @@ describe('<form-embed> status and accessibility', () => {
     ['invalid_user_identifier', account],
     ['microsoft_permission_denied', account],
     ['forbidden', account],
-    ['sign_in_required', 'You are signed out. Sign in again to open this form.'],
+    ['sign_in_required', 'Sign in again to open this form.'],
   ];
   for (const [code, message] of expected) {
     it(`${code} shows "${message}" and no Try again, which could not change the outcome`, async () => {
@@ -161,9 +161,7 @@ describe('<form-embed> status and accessibility', () => {
       );
       await settle(element);
       expect(element.state).to.equal('failed');
-      expect(statusOf(element).textContent).to.equal(
-        'You are signed out. Sign in again to open this form.',
-      );
+      expect(statusOf(element).textContent).to.equal('Sign in again to open this form.');
       expect(statusOf(element).querySelector('button')).to.equal(null);
       expect(events[0]).to.include({ code: 'sign_in_required', status: 401, willRetry: false });
     });
@@ -209,9 +207,10 @@ describe('<form-embed> status and accessibility', () => {
       const button = statusOf(element).querySelector('button') as HTMLButtonElement;
       button.focus({ focusVisible: true } as FocusOptions);
       expect(button.matches(':focus-visible')).to.equal(true);
+      // The browser's own focus ring: the page's styles cannot reach into the shadow root to hide it.
       const style = getComputedStyle(button);
-      expect(style.outlineStyle).to.equal('solid');
-      expect(Number.parseFloat(style.outlineWidth)).to.be.at.least(2);
+      expect(style.outlineStyle).to.not.equal('none');
+      expect(Number.parseFloat(style.outlineWidth)).to.be.at.least(1);
     });
 
     it('the status area takes its colours from --form-embed-status-color and -background', async () => {

@@ -11,7 +11,7 @@ const de: Messages = {
     'Ihre Sitzung ist abgelaufen, und das Formular wurde neu geladen. Noch nicht gesendete Eingaben müssen Sie eventuell erneut ausfüllen.',
   dismiss: 'Schließen',
   frame: 'Eingebettetes Formular',
-  sign_in_required: 'Sie sind abgemeldet. Melden Sie sich erneut an, um dieses Formular zu öffnen.',
+  sign_in_required: 'Melden Sie sich erneut an, um dieses Formular zu öffnen.',
   unavailable: 'Das Formular ist gerade nicht verfügbar.',
   not_found: 'Dieses Formular ist nicht verfügbar.',
   forbidden: 'Ihr Konto kann dieses Formular nicht öffnen.',

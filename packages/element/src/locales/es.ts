@@ -11,7 +11,7 @@ const es: Messages = {
     'Tu sesión caducó y el formulario se volvió a cargar. Puede que tengas que volver a rellenar los datos que aún no se enviaron.',
   dismiss: 'Cerrar',
   frame: 'Formulario incrustado',
-  sign_in_required: 'Has cerrado sesión. Vuelve a iniciar sesión para abrir este formulario.',
+  sign_in_required: 'Vuelve a iniciar sesión para abrir este formulario.',
   unavailable: 'El formulario no está disponible en este momento.',
   not_found: 'Este formulario no está disponible.',
   forbidden: 'Tu cuenta no puede abrir este formulario.',

@@ -11,7 +11,7 @@ const fr: Messages = {
     'Votre session a expiré et le formulaire a été rechargé. Les saisies pas encore envoyées devront peut-être être remplies à nouveau.',
   dismiss: 'Fermer',
   frame: 'Formulaire intégré',
-  sign_in_required: 'Vous êtes déconnecté. Reconnectez-vous pour ouvrir ce formulaire.',
+  sign_in_required: 'Reconnectez-vous pour ouvrir ce formulaire.',
   unavailable: 'Le formulaire est indisponible pour le moment.',
   not_found: 'Ce formulaire n’est pas disponible.',
   forbidden: 'Votre compte ne peut pas ouvrir ce formulaire.',

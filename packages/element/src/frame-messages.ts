@@ -1,0 +1,23 @@
+import { isEmbedMessage } from '@form-embed/protocol/browser';
+
+/**
+ * Calls `onLapse` with the state the page in `frame` posts, until `signal` aborts. A message
+ * counts only from that frame's window, on `embedOrigin`, with exactly the embedded form
+ * message's shape (docs/contract.md#embedded-form-message); everything else is ignored.
+ */
+export function listenToFrame(
+  frame: HTMLIFrameElement,
+  embedOrigin: string,
+  signal: AbortSignal,
+  onLapse: (state: 'error' | 'expired') => void,
+) {
+  addEventListener(
+    'message',
+    ({ source, origin, data }) => {
+      if (source === frame.contentWindow && origin === embedOrigin && isEmbedMessage(data)) {
+        onLapse(data.state);
+      }
+    },
+    { signal },
+  );
+}
