@@ -8,6 +8,12 @@ export const BENCH_USER: FormSessionUser = { userIdentifier: 'bench@portal.examp
 /** Where the bench portal mounts `formEmbedSessions` (the element's default endpoint). */
 export const MOUNT_PATH = '/form-sessions';
 export const PORTAL_MINT_PATH = `${MOUNT_PATH}/forms/${FORM_ID}/session`;
+/** The bench portal's `process.cpuUsage()`, as JSON. */
+export const CPU_PATH = '/bench/cpu';
+
+/** A second mount of `formEmbedSessions`, the same but with its limits in Redis. */
+export const REDIS_MOUNT_PATH = '/form-sessions-redis';
+export const PORTAL_REDIS_MINT_PATH = `${REDIS_MOUNT_PATH}/forms/${FORM_ID}/session`;
 export const SANDBOX_MINT_PATH = `/api/v1/forms/${FORM_ID}/session`;
 
 /** The sandbox's per-key limits (mints and reads) and the middleware's per-user limit, raised. */

@@ -154,68 +154,81 @@ export async function benchBrowser(
     await page.evaluate(() => bench.clear());
     const remint = await expiredToNewFrame(page, sandbox);
     const heap = await cycles(page);
-    const rounds = `${BROWSER_RUNS.cycleRounds} rounds of ${BROWSER_RUNS.cycles}`;
-
-    return [
-      {
-        id: 'browser.requestsPerMint',
-        label: 'Browser requests to the mint path per element connection',
-        unit: 'requests',
-        value: summarize(perConnection),
-        budget: { kind: 'exact', value: 1 },
-      },
-      {
-        id: 'browser.connectToSrc',
-        label: 'Connect <form-embed> to iframe src set',
-        unit: 'ms',
-        value: summarize(connect),
-      },
-      {
-        id: 'browser.plainFetch',
-        label: 'Plain fetch of the same mint endpoint',
-        unit: 'ms',
-        value: summarize(fetchMint),
-      },
-      {
-        id: 'browser.connectOverFetch',
-        label: 'Connect-to-src / plain fetch (per run pair)',
-        unit: 'ratio',
-        value: summarize(connect.map((time, i) => time / (fetchMint[i] as number))),
-      },
-      {
-        id: 'browser.expiredToNewFrame',
-        label: '`expired` message to new iframe src',
-        unit: 'ms',
-        value: summarize(remint),
-      },
-      {
-        id: 'browser.heapBefore',
-        label: 'JS heap after GC, before the cycles',
-        unit: 'KB',
-        value: summarize([kb(heap.heapBefore)]),
-      },
-      {
-        id: 'browser.heapAfter',
-        label: `JS heap after GC, after ${rounds} cycles`,
-        unit: 'KB',
-        value: summarize([kb(heap.heapAfter)]),
-      },
-      {
-        id: 'browser.heapGrowthPerRound',
-        label: `Heap growth per ${BROWSER_RUNS.cycles} connect/disconnect cycles`,
-        unit: 'KB',
-        value: summarize(heap.growth.map(kb)),
-      },
-      {
-        id: 'browser.windowListeners',
-        label: `Window listeners after ${rounds} cycles`,
-        note: `${heap.listenersBefore} before the cycles (the page's own), ${heap.listenersConnected} with one element connected`,
-        unit: 'listeners',
-        value: summarize([heap.listenersAfter]),
-        budget: { kind: 'exact', value: heap.listenersBefore },
-      },
-    ];
+    return [...mintFigures(perConnection, connect, fetchMint, remint), ...heapFigures(heap)];
   } finally {
     await context.close();
   }
+}
+
+function mintFigures(
+  perConnection: number[],
+  connect: number[],
+  fetchMint: number[],
+  remint: number[],
+): Figure[] {
+  return [
+    {
+      id: 'browser.requestsPerMint',
+      label: 'Browser requests to the mint path per element connection',
+      unit: 'requests',
+      value: summarize(perConnection),
+      budget: { kind: 'exact', value: 1 },
+    },
+    {
+      id: 'browser.connectToSrc',
+      label: 'Connect <form-embed> to iframe src set',
+      unit: 'ms',
+      value: summarize(connect),
+    },
+    {
+      id: 'browser.plainFetch',
+      label: 'Plain fetch of the same mint endpoint',
+      unit: 'ms',
+      value: summarize(fetchMint),
+    },
+    {
+      id: 'browser.connectOverFetch',
+      label: 'Connect-to-src / plain fetch (per run pair)',
+      unit: 'ratio',
+      value: summarize(connect.map((time, i) => time / (fetchMint[i] as number))),
+    },
+    {
+      id: 'browser.expiredToNewFrame',
+      label: '`expired` message to new iframe src',
+      unit: 'ms',
+      value: summarize(remint),
+    },
+  ];
+}
+
+function heapFigures(heap: Awaited<ReturnType<typeof cycles>>): Figure[] {
+  const rounds = `${BROWSER_RUNS.cycleRounds} rounds of ${BROWSER_RUNS.cycles}`;
+  return [
+    {
+      id: 'browser.heapBefore',
+      label: 'JS heap after GC, before the cycles',
+      unit: 'KB',
+      value: summarize([kb(heap.heapBefore)]),
+    },
+    {
+      id: 'browser.heapAfter',
+      label: `JS heap after GC, after ${rounds} cycles`,
+      unit: 'KB',
+      value: summarize([kb(heap.heapAfter)]),
+    },
+    {
+      id: 'browser.heapGrowthPerRound',
+      label: `Heap growth per ${BROWSER_RUNS.cycles} connect/disconnect cycles`,
+      unit: 'KB',
+      value: summarize(heap.growth.map(kb)),
+    },
+    {
+      id: 'browser.windowListeners',
+      label: `Window listeners after ${rounds} cycles`,
+      note: `${heap.listenersBefore} before the cycles (the page's own), ${heap.listenersConnected} with one element connected`,
+      unit: 'listeners',
+      value: summarize([heap.listenersAfter]),
+      budget: { kind: 'exact', value: heap.listenersBefore },
+    },
+  ];
 }

@@ -5,7 +5,7 @@ export interface Figure {
   /** Stable key in bench-results.json, e.g. `bundle.withLit.gzip`. */
   id: string;
   label: string;
-  unit: 'B' | 'mints/s' | 'ms' | 'ratio' | 'requests' | 'listeners' | 'KB';
+  unit: 'B' | 'mints/s' | 'ms' | 'µs' | 'ratio' | 'requests' | 'listeners' | 'KB';
   value: Summary;
   /** The budget on the median: `max` (at most) or `min` (at least) or `exact`. */
   budget?: { kind: 'max' | 'min' | 'exact'; value: number };

@@ -15,7 +15,7 @@ export interface BenchReport {
 const format = (value: number, unit: Figure['unit']) => {
   if (unit === 'ratio') return value.toFixed(2);
   if (unit === 'ms') return value.toFixed(1);
-  if (unit === 'mints/s') return value.toFixed(0);
+  if (unit === 'mints/s' || unit === 'µs') return value.toFixed(0);
   if (unit === 'requests') return Number.isInteger(value) ? String(value) : value.toFixed(3);
   return String(value);
 };
@@ -59,7 +59,14 @@ export function renderTable(report: BenchReport): string {
     line(header),
     widths.map((width) => '-'.repeat(width)).join('  '),
     ...rows.map(line),
+    ...trailer(report),
   ];
+  return out.join('\n');
+}
+
+/** Below the table: the figures' details, the run conditions, failed sections and the verdict. */
+function trailer(report: BenchReport): string[] {
+  const out: string[] = [];
   const notes = report.figures
     .filter((figure) => figure.note)
     .map((f) => `  ${f.label}: ${f.note}`);
@@ -78,7 +85,7 @@ export function renderTable(report: BenchReport): string {
     '',
     `${budgeted - failed} of ${budgeted} budgets met; ${report.durationS.toFixed(0)} s.`,
   );
-  return out.join('\n');
+  return out;
 }
 
 /** Prints the table and writes the same figures to `bench-results.json` at the repository root. */

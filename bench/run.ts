@@ -5,6 +5,7 @@
  */
 import { cpus } from 'node:os';
 import type { Browser } from 'playwright-core';
+import { startRedis } from '../packages/express/test/helpers/redis-server.js';
 import type { PortalInfo, SandboxInfo } from './bench-setup.js';
 import { benchBrowser, launchChromium } from './browser-timings.js';
 import { benchBundleSize } from './bundle-size.js';
@@ -20,8 +21,8 @@ const report: BenchReport = {
   machine: { node: process.version, cpus: cpus().length, platform: process.platform },
   notes: [
     "Limits raised for this run: the sandbox's per-key mint and read limits to 1e9 per minute (startSandbox limits), the middleware's per-user limit to 1e9 mints a minute (formEmbedSessions limit.mints).",
-    'Processes: the sandbox, the portal (Express 5 + formEmbedSessions) and the load generator (autocannon, in this process) each run in their own Node process, all on 127.0.0.1.',
-    `Load: POST form_open mints (a portal user: provider portal, with a handle), ${LOAD.connections} connections, ${LOAD.durationS} s per load, ${LOAD.rounds} rounds alternating straight / through formEmbedSessions / through the anchor proxy after a ${LOAD.warmupS} s warm-up of each; the sandbox is reset before every load. Then the same without the anchor with the sandbox answering in ${REALISTIC_LATENCY_MS} ms, a typical hosted API.`,
+    "Processes: the sandbox, the portal (Express 5 + formEmbedSessions) and the load generator (autocannon, in this process) each run in their own Node process, all on 127.0.0.1; redis-server (no persistence) holds the limits of the portal's second mount.",
+    `Load: POST form_open mints (a portal user: provider portal, with a handle), ${LOAD.connections} connections, ${LOAD.durationS} s per load, ${LOAD.rounds} rounds alternating straight / through formEmbedSessions / through the anchor proxy / through formEmbedSessions with its limits in Redis after a ${LOAD.warmupS} s warm-up of each; the sandbox is reset before every load. Then straight and through formEmbedSessions only, with the sandbox answering in ${REALISTIC_LATENCY_MS} ms, a typical hosted API.`,
     'Browser: Chromium headless, portal page on http://localhost, sandbox on 127.0.0.1 (cross-site); the 1,000 connect/disconnect cycles use a fetchSession that never settles (no real mints).',
   ],
   figures: [],
@@ -65,11 +66,14 @@ try {
     new URL('./sandbox-process.ts', import.meta.url),
   );
   cleanups.push(sandbox.stop);
+  const redis = await startRedis();
+  cleanups.push(redis.kill);
   const portal: Child<PortalInfo> = await startChild(
     new URL('./portal-process.ts', import.meta.url),
     {
       BENCH_BASE_URL: sandbox.info.baseUrl,
       BENCH_API_KEY: sandbox.info.apiKey,
+      BENCH_REDIS_URL: redis.url,
     },
   );
   cleanups.push(portal.stop);

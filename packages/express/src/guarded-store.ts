@@ -121,10 +121,11 @@ export class GuardedStore implements Store {
     const { timeoutMs } = this.#options;
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new StoreTimedOut(`no answer within limit.storeTimeoutMs (${timeoutMs} ms)`)),
-        timeoutMs,
-      );
+      const giveUp = () =>
+        reject(new StoreTimedOut(`no answer within limit.storeTimeoutMs (${timeoutMs} ms)`));
+      // On a busy event loop the timer can fire before an answer already waiting on the socket
+      // is read: one more turn (poll before check) lets that answer win the race.
+      timer = setTimeout(() => setImmediate(giveUp), timeoutMs);
     });
     return Promise.race([work, late]).finally(() => clearTimeout(timer));
   }

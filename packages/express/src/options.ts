@@ -26,7 +26,7 @@ export interface MintLimitOptions {
   prefix?: string;
   /**
    * How long a request waits for `store` before it goes on as if the store had failed, in
-   * milliseconds. Defaults to `100`.
+   * milliseconds. Defaults to `250`.
    */
   storeTimeoutMs?: number;
   /**
@@ -134,7 +134,7 @@ export const defaultMintLimit = {
   mints: 10,
   catalogue: 30,
   windowMs: 60_000,
-  storeTimeoutMs: 100,
+  storeTimeoutMs: 250,
   passOnStoreError: true,
 } as const;
 

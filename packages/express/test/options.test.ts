@@ -159,7 +159,7 @@ describe('formEmbedSessions options', () => {
       windowMs: 60_000,
       store: undefined,
       prefix: undefined,
-      storeTimeoutMs: 100,
+      storeTimeoutMs: 250,
       passOnStoreError: true,
     });
     assert.deepEqual(config.paths, defaultServicePaths);
