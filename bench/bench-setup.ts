@@ -16,9 +16,23 @@ export const REDIS_MOUNT_PATH = '/form-sessions-redis';
 export const PORTAL_REDIS_MINT_PATH = `${REDIS_MOUNT_PATH}/forms/${FORM_ID}/session`;
 export const SANDBOX_MINT_PATH = `/api/v1/forms/${FORM_ID}/session`;
 
+/**
+ * Mounts for the catalogue figures: the default one (cache on) and one with
+ * `catalogue.cacheTtlMs: 0`, which reads upstream on every request.
+ */
+export const NO_CATALOGUE_CACHE_MOUNT_PATH = '/form-sessions-no-cache';
+export const CATALOGUE_MOUNT_PATHS = {
+  warm: MOUNT_PATH,
+  cold: NO_CATALOGUE_CACHE_MOUNT_PATH,
+} as const;
+
 /** The sandbox's per-key limits (mints and reads) and the middleware's per-user limit, raised. */
 export const RAISED_SANDBOX_LIMIT = { perMinute: 1_000_000_000, burst: 1_000_000_000 };
-export const RAISED_USER_LIMIT = { mints: 1_000_000_000, windowMs: 60_000 };
+export const RAISED_USER_LIMIT = {
+  mints: 1_000_000_000,
+  catalogue: 1_000_000_000,
+  windowMs: 60_000,
+};
 
 export interface SandboxInfo {
   baseUrl: string;

@@ -17,6 +17,7 @@ import {
   BENCH_USER,
   CPU_PATH,
   MOUNT_PATH,
+  NO_CATALOGUE_CACHE_MOUNT_PATH,
   type PortalInfo,
   RAISED_USER_LIMIT,
   REDIS_MOUNT_PATH,
@@ -41,6 +42,10 @@ const app = express();
 app.disable('x-powered-by');
 const options = { apiKey, baseUrl, resolveUser: () => BENCH_USER };
 app.use(MOUNT_PATH, formEmbedSessions({ ...options, limit: RAISED_USER_LIMIT }));
+app.use(
+  NO_CATALOGUE_CACHE_MOUNT_PATH,
+  formEmbedSessions({ ...options, limit: RAISED_USER_LIMIT, catalogue: { cacheTtlMs: 0 } }),
+);
 app.use(
   REDIS_MOUNT_PATH,
   formEmbedSessions({ ...options, limit: { ...RAISED_USER_LIMIT, store: redisStore } }),

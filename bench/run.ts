@@ -9,6 +9,7 @@ import { startRedis } from '../packages/express/test/helpers/redis-server.js';
 import type { PortalInfo, SandboxInfo } from './bench-setup.js';
 import { benchBrowser, launchChromium } from './browser-timings.js';
 import { benchBundleSize } from './bundle-size.js';
+import { benchCatalogueCache } from './catalogue-cache.js';
 import { type Child, startChild } from './child-process.js';
 import { benchMiddlewareThroughput, LOAD, REALISTIC_LATENCY_MS } from './middleware-throughput.js';
 import { type BenchReport, writeReport } from './report.js';
@@ -84,6 +85,9 @@ try {
   );
   await section('middleware vs straight to the sandbox', () =>
     benchMiddlewareThroughput(sandbox.info, portal.info),
+  );
+  await section('catalogue cache, warm vs cold', () =>
+    benchCatalogueCache(sandbox.info, portal.info),
   );
   await section('Chromium', async () => {
     const browser: Browser = await launchChromium();
