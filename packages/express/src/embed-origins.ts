@@ -1,8 +1,9 @@
 import { type FormTarget, OrganisationSchema } from '@form-embed/protocol';
+import { describe, type Logger } from './logger.js';
 import type { ServiceClient } from './service-client.js';
 import { sessionError } from './session-error-response.js';
 
-/** The organisation's embed origins (partner-api.md, Organisation). */
+/** The organisation's embed origins (docs/contract.md#organisation-and-embed-origins). */
 export interface EmbedOriginPair {
   formsOrigin: string;
   coreFormsOrigin: string;
@@ -15,15 +16,33 @@ export function embedOriginFor(origins: EmbedOriginPair, target: FormTarget): st
 
 /**
  * The embed origins from `GET /api/v1/me`, fetched once and shared: concurrent callers wait on
- * the same request, and a failed fetch is forgotten so the next caller tries again. They change
- * only when the organisation changes its forms domain, which `refresh` picks up.
+ * the same request. They change only when the organisation changes its forms domain, which
+ * `refresh` picks up. A failed first fetch is forgotten, so the next caller tries again; a
+ * failed refresh keeps the last good origins.
  */
 export class EmbedOrigins {
   readonly #client: ServiceClient;
   #current: Promise<EmbedOriginPair> | undefined;
+  #lastGood: EmbedOriginPair | undefined;
 
   constructor(client: ServiceClient) {
     this.#client = client;
+  }
+
+  /**
+   * Starts the first fetch now, when the middleware is created, so that no mint waits for it
+   * and nothing else spends the organisation's reads first. Nobody awaits it: a failure is
+   * logged, and the first mint fetches again.
+   */
+  prefetch(logger: Logger): void {
+    this.get().catch((error: unknown) =>
+      logger.warn(
+        'the embed origins (GET /api/v1/me) could not be fetched at start; the first mint tries again',
+        {
+          error: describe(error),
+        },
+      ),
+    );
   }
 
   get(): Promise<EmbedOriginPair> {
@@ -34,6 +53,7 @@ export class EmbedOrigins {
   /**
    * Fetches the origins again because `stale` did not match an embedUrl. Callers holding the
    * same stale pair share one fetch; a caller whose pair was already replaced gets the new one.
+   * When the fetch fails, the last good pair stays and is the answer.
    */
   async refresh(stale: EmbedOriginPair): Promise<EmbedOriginPair> {
     const current = this.#current;
@@ -47,6 +67,7 @@ export class EmbedOrigins {
   }
 
   #fetch(): Promise<EmbedOriginPair> {
+    const lastGood = this.#lastGood;
     const pending = this.#client.read('me', OrganisationSchema).then((organisation) => {
       const { formsOrigin, coreFormsOrigin } = organisation ?? {};
       if (formsOrigin === undefined || coreFormsOrigin === undefined) {
@@ -55,11 +76,16 @@ export class EmbedOrigins {
           "The service's organisation answer carries no embed origins.",
         );
       }
-      return { formsOrigin, coreFormsOrigin };
+      this.#lastGood = { formsOrigin, coreFormsOrigin };
+      return this.#lastGood;
     });
-    pending.catch(() => {
-      if (this.#current === pending) this.#current = undefined;
-    });
-    return pending;
+    if (lastGood === undefined) {
+      pending.catch(() => {
+        if (this.#current === pending) this.#current = undefined;
+      });
+      return pending;
+    }
+    const keptOnFailure = pending.catch(() => lastGood);
+    return keptOnFailure;
   }
 }

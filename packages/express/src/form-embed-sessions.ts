@@ -1,6 +1,7 @@
 import { CATALOGUE_PATH } from '@form-embed/protocol';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
-import { catalogueRoute } from './catalogue-route.js';
+import { CatalogueReads } from './catalogue-reads.js';
+import { catalogueRoute, requireSignInForCatalogue } from './catalogue-route.js';
 import { refuseCrossSite, requireJson } from './csrf.js';
 import { EmbedOrigins } from './embed-origins.js';
 import { forwardRejection } from './forward-rejection.js';
@@ -13,6 +14,7 @@ import { perUserLimits } from './per-user-limit.js';
 import { resolveUserOnServer } from './resolve-user.js';
 import { ServiceClient } from './service-client.js';
 import { SessionErrorResponse, sendSessionError, sessionError } from './session-error-response.js';
+import { refuseSignedOut } from './signed-out.js';
 
 /**
  * The server half of form embedding, as an Express Router to mount under a path of its own
@@ -25,6 +27,8 @@ export function formEmbedSessions(options: FormEmbedSessionsOptions): Router {
   const logger = redactingLogger(messageFirst(config.logger), config.apiKey);
   const client = new ServiceClient({ ...config, logger });
   const embedOrigins = new EmbedOrigins(client);
+  embedOrigins.prefetch(logger);
+  const reads = new CatalogueReads(client, logger, config.catalogue.cacheTtlMs);
   const mintDependencies = { client, embedOrigins, authorize: config.authorize, logger };
   const resolveUser = forwardRejection(resolveUserOnServer(config.resolveUser, logger));
   const limits = perUserLimits(config.limit, logger);
@@ -41,6 +45,7 @@ export function formEmbedSessions(options: FormEmbedSessionsOptions): Router {
       requireJson,
       readJsonBody,
       resolveUser,
+      forwardRejection(refuseSignedOut(reads, logger)),
       forwardRejection(authorizeMint(mintDependencies)),
       limits.mint,
       forwardRejection(mintRoute(mintDependencies)),
@@ -49,8 +54,9 @@ export function formEmbedSessions(options: FormEmbedSessionsOptions): Router {
   router.get(
     CATALOGUE_PATH,
     resolveUser,
+    requireSignInForCatalogue(config.catalogue.anonymous),
     limits.catalogue,
-    forwardRejection(catalogueRoute({ client, authorize: config.authorize, logger })),
+    forwardRejection(catalogueRoute({ reads, authorize: config.authorize, logger })),
   );
   router.use(noSuchRoute);
   router.use(answerError(logger));

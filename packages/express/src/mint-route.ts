@@ -13,7 +13,7 @@ import type { Logger } from './logger.js';
 import type { FormEmbedSessionsConfig } from './options.js';
 import { resolvedUserOf } from './resolve-user.js';
 import type { ServiceClient } from './service-client.js';
-import { sessionError } from './session-error-response.js';
+import { portalError, SessionErrorResponse, sessionError } from './session-error-response.js';
 
 interface MintDependencies {
   client: ServiceClient;
@@ -74,7 +74,10 @@ export function mintRoute(deps: MintDependencies): RequestHandler {
     const target = targetOf(req);
     const originsPending = deps.embedOrigins.get();
     originsPending.catch(() => {}); // awaited below; the mint's own failure may come first
-    const session = await deps.client.mint(target, resolvedUserOf(res));
+    const user = resolvedUserOf(res);
+    const session = await deps.client.mint(target, user).catch((error: unknown) => {
+      throw user === undefined && isInvalidRequest(error) ? portalError('sign_in_required') : error;
+    });
     let origins = await originsPending;
     if (!isOnEmbedOrigin(session.embedUrl, embedOriginFor(origins, target))) {
       origins = await deps.embedOrigins.refresh(origins);
@@ -96,4 +99,9 @@ export function mintRoute(deps: MintDependencies): RequestHandler {
     };
     res.set('Cache-Control', 'no-store').status(200).json(answer);
   };
+}
+
+/** The service's refusal of a request as incomplete: for a user-less mint, the user is missing. */
+function isInvalidRequest(error: unknown): boolean {
+  return error instanceof SessionErrorResponse && error.answer.code === 'invalid_request';
 }

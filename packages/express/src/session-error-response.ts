@@ -1,10 +1,13 @@
 import {
   type KnownSessionErrorCode,
+  type PortalErrorCode,
+  PortalErrorCodes,
   SessionErrorCodes,
   type SessionErrorDetail,
 } from '@form-embed/protocol';
 import type { Response } from 'express';
 import { noteOutcome } from './mint-metrics.js';
+import { sessionErrorMessages } from './session-error-messages.js';
 
 /** A SessionError as the middleware answers it: the body's detail, the status, and `Retry-After` when due. */
 export interface SessionErrorAnswer extends SessionErrorDetail {
@@ -32,6 +35,12 @@ export function sessionError(
 ): SessionErrorResponse {
   const { status, retryable } = SessionErrorCodes[code];
   return new SessionErrorResponse({ code, message, retryable, status, retryAfter });
+}
+
+/** A refusal of the portal's own (docs/contract.md#portal-codes), with its fixed sentence. */
+export function portalError(code: PortalErrorCode): SessionErrorResponse {
+  const { status, retryable } = PortalErrorCodes[code];
+  return new SessionErrorResponse({ code, message: sessionErrorMessages[code], retryable, status });
 }
 
 /** Sends `{error: {code, message, retryable}}` with the status, `Retry-After` when due, never cached. */

@@ -2,7 +2,9 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import {
   isKnownSessionErrorCode,
+  isPortalErrorCode,
   MintResponseSchema,
+  PortalErrorCodes,
   SessionErrorBodySchema,
   SessionErrorCodes,
 } from '@form-embed/protocol';
@@ -162,8 +164,9 @@ test('1,000 malformed requests (paths, bodies, headers) get no 5xx, only documen
         seen.set('200', (seen.get('200') ?? 0) + 1);
       } else {
         const { error } = SessionErrorBodySchema.parse(answer.body);
-        assert.ok(isKnownSessionErrorCode(error.code), error.code);
-        assert.equal(answer.status, SessionErrorCodes[error.code].status, error.code);
+        const table = { ...SessionErrorCodes, ...PortalErrorCodes };
+        assert.ok(isKnownSessionErrorCode(error.code) || isPortalErrorCode(error.code), error.code);
+        assert.equal(answer.status, table[error.code as keyof typeof table].status, error.code);
         seen.set(error.code, (seen.get(error.code) ?? 0) + 1);
       }
       const session = headers['x-portal-session'];

@@ -73,12 +73,20 @@ export async function mountMiddleware(
 ): Promise<MountedMiddleware> {
   const upstream: UpstreamCall[] = [];
   const realFetch = options.fetch ?? globalThis.fetch;
+  let prefetchSettled = () => {};
+  const prefetched = new Promise<void>((resolve) => {
+    prefetchSettled = resolve;
+  });
   const recordingFetch: typeof fetch = async (input, init) => {
     const body = typeof init?.body === 'string' ? JSON.parse(init.body) : undefined;
     upstream.push({ method: init?.method ?? 'GET', url: String(input), body });
-    const response = await realFetch(input, init);
-    if (init?.method === 'POST') watch.watchUpstreamAnswer(response);
-    return response;
+    try {
+      const response = await realFetch(input, init);
+      if (init?.method === 'POST') watch.watchUpstreamAnswer(response);
+      return response;
+    } finally {
+      prefetchSettled();
+    }
   };
   const middleware = formEmbedSessions({
     resolveUser: resolvePortalUser,
@@ -86,6 +94,8 @@ export async function mountMiddleware(
     ...options,
     fetch: recordingFetch,
   });
+  // The middleware asks GET /me when it is created: counts start once that request is answered.
+  if (upstream.length > 0) await prefetched;
   const server = await createServer(middleware);
 
   const request = async (path: string, init: CallInit = {}): Promise<Answer> => {

@@ -1,0 +1,154 @@
+import {
+  type Client,
+  ClientSchema,
+  type CoreForm,
+  CoreFormSchema,
+  type Form,
+  FormSchema,
+  type FormSessionUser,
+} from '@form-embed/protocol';
+import { LRUCache } from 'lru-cache';
+import { z } from 'zod';
+import type { Logger } from './logger.js';
+import type { ServiceClient } from './service-client.js';
+
+const FormsAnswerSchema = z.object({ forms: z.array(FormSchema) });
+const CoreFormsAnswerSchema = z.object({ forms: z.array(CoreFormSchema) });
+const ClientsPageSchema = z.object({
+  clients: z.array(ClientSchema),
+  total: z.int().min(0),
+  hasMore: z.boolean(),
+});
+const PAGE_SIZE = 100;
+/** 5,000 clients: a list that claims more is not believed (a reader must end). */
+const MAX_PAGES = 50;
+/** Distinct clients and tenants whose lookups are kept at once. */
+const MAX_TENANTS = 10_000;
+
+/** The identity tenant whose Core form overrides apply to a user; `known: false` for a stranger. */
+export interface UserTenant {
+  known: boolean;
+  tenantId: string | undefined;
+}
+
+type Load<T> = () => Promise<T>;
+
+/**
+ * The organisation-wide reads behind the catalogue (docs/contract.md#limits), shared by every
+ * request for `ttlMs`: concurrent callers of one read wait on the same upstream request
+ * (single-flight), a failed read is not kept, and `ttlMs` 0 reads every time. A user's tenant
+ * lookup is kept the same way, per client or tenant.
+ */
+export class CatalogueReads {
+  readonly #client: ServiceClient;
+  readonly #logger: Logger;
+  readonly #ttlMs: number;
+  readonly #lists: LRUCache<string, object, Load<object>>;
+  readonly #tenants: LRUCache<string, UserTenant, Load<UserTenant>>;
+
+  constructor(client: ServiceClient, logger: Logger, ttlMs: number) {
+    this.#client = client;
+    this.#logger = logger;
+    this.#ttlMs = ttlMs;
+    // lru-cache takes 0 as "no TTL"; with 0 the caches are never used (see #shared).
+    this.#lists = new LRUCache<string, object, Load<object>>({
+      max: 2,
+      ttl: ttlMs,
+      perf: currentPerformance,
+      fetchMethod: runLoad,
+    });
+    this.#tenants = new LRUCache<string, UserTenant, Load<UserTenant>>({
+      max: MAX_TENANTS,
+      ttl: ttlMs,
+      perf: currentPerformance,
+      fetchMethod: runLoad,
+    });
+  }
+
+  /** The organisation's designer forms. */
+  async forms(): Promise<Form[]> {
+    const answer = await this.#shared(this.#lists, 'forms', async () => ({
+      forms: (await this.#client.read('forms', FormsAnswerSchema))?.forms ?? [],
+    }));
+    return (answer as { forms: Form[] }).forms;
+  }
+
+  /** The Core forms, with their client overrides. */
+  async coreForms(): Promise<CoreForm[]> {
+    const answer = await this.#shared(this.#lists, 'coreForms', async () => ({
+      forms: (await this.#client.read('coreForms', CoreFormsAnswerSchema))?.forms ?? [],
+    }));
+    return (answer as { forms: CoreForm[] }).forms;
+  }
+
+  /**
+   * The tenant of the user's client: the one named by `clientId`, else the one whose tenant is
+   * the user's `microsoftTenantId`. Keyed by that client or tenant, so the users of one client
+   * share one lookup.
+   */
+  tenantOf(user: FormSessionUser): Promise<UserTenant> {
+    if (user.clientId) {
+      const clientId = user.clientId;
+      return this.#shared(this.#tenants, `client:${clientId}`, async () => {
+        const found = await this.#client.read('client', ClientSchema, {
+          params: { clientId },
+          notFound: 'undefined',
+        });
+        const tenantId = found?.microsoftTenantId.toLowerCase() || undefined;
+        return { known: found !== undefined, tenantId };
+      });
+    }
+    if (user.microsoftTenantId) {
+      const tenantId = user.microsoftTenantId.toLowerCase();
+      return this.#shared(this.#tenants, `tenant:${tenantId}`, async () => {
+        const found = await this.#findClient((c) => c.microsoftTenantId.toLowerCase() === tenantId);
+        return { known: found !== undefined, tenantId };
+      });
+    }
+    return Promise.resolve({ known: true, tenantId: undefined });
+  }
+
+  async #shared<T extends object>(
+    cache: LRUCache<string, T, Load<T>>,
+    key: string,
+    load: Load<T>,
+  ): Promise<T> {
+    if (this.#ttlMs === 0) return load();
+    return (await cache.fetch(key, { context: load })) as T;
+  }
+
+  /**
+   * Pages through the organisation's clients until `matches` finds one. Stops at the last page
+   * (`hasMore` false, an empty page, or the offset reaching `total`) and after `MAX_PAGES`
+   * pages, which counts as not found (the user gets no Core form) and is logged.
+   */
+  async #findClient(matches: (candidate: Client) => boolean): Promise<Client | undefined> {
+    for (let pageIndex = 0; pageIndex < MAX_PAGES; pageIndex += 1) {
+      const offset = pageIndex * PAGE_SIZE;
+      const page = await this.#client.read('clients', ClientsPageSchema, {
+        query: { limit: String(PAGE_SIZE), offset: String(offset) },
+      });
+      if (page === undefined) return undefined;
+      const found = page.clients.find(matches);
+      if (found !== undefined) return found;
+      if (!page.hasMore || page.clients.length === 0 || offset + PAGE_SIZE >= page.total) {
+        return undefined;
+      }
+    }
+    this.#logger.warn(
+      `the clients list still had more after ${MAX_PAGES} pages of ${PAGE_SIZE}; the user's tenant counts as not found`,
+    );
+    return undefined;
+  }
+}
+
+/** The global `performance` as it is at each read, so a replaced clock (a test's) is seen too. */
+const currentPerformance = { now: () => performance.now() };
+
+function runLoad<T>(
+  _key: string,
+  _stale: T | undefined,
+  { context }: { context: Load<T> },
+): Promise<T> {
+  return context();
+}

@@ -1,0 +1,112 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { type Catalogue, MintResponseSchema, SessionErrorBodySchema } from '@form-embed/protocol';
+import { fixtureIds, type Sandbox, startSandbox } from '@form-embed/sandbox';
+import { type Answer, type MountedMiddleware, mountMiddleware } from './helpers/harness.js';
+import { SecretWatch } from './helpers/secret-watch.js';
+
+const watch = new SecretWatch();
+let sandbox: Sandbox;
+let portal: MountedMiddleware;
+const { forms, coreForms } = fixtureIds;
+const mintCount = () =>
+  Object.entries(sandbox.control.stats())
+    .filter(([route]) => route.startsWith('POST '))
+    .reduce((sum, [, count]) => sum + count, 0);
+
+before(async () => {
+  sandbox = await startSandbox();
+  portal = await mountMiddleware(watch, { apiKey: sandbox.apiKey, baseUrl: sandbox.baseUrl });
+});
+
+after(async () => {
+  await portal.close();
+  await sandbox.close();
+  await watch.assertNoSecret([sandbox.apiKey]);
+});
+
+function assertSignInRequired(answer: Answer) {
+  assert.equal(answer.status, 401, answer.text);
+  const { error } = SessionErrorBodySchema.parse(answer.body);
+  assert.equal(error.code, 'sign_in_required');
+  assert.equal(error.retryable, false);
+  assert.equal(answer.headers.get('cache-control'), 'no-store');
+}
+
+describe('a mint with nobody signed in (docs/contract.md#portal-codes)', () => {
+  test('a designer form that needs a user (microsoft, google) is sign_in_required, without a mint', async () => {
+    for (const formId of [forms.microsoft, forms.google]) {
+      const mintsBefore = mintCount();
+      assertSignInRequired(await portal.mint({ kind: 'form', formId }));
+      assert.equal(mintCount(), mintsBefore, `no mint was spent on ${formId}`);
+    }
+  });
+
+  test('a Core form is sign_in_required, without any upstream request', async () => {
+    const before = portal.upstream.length;
+    assertSignInRequired(await portal.mint({ kind: 'coreForm', slug: coreForms.newStarter }));
+    assert.deepEqual(portal.upstream.slice(before), []);
+  });
+
+  test('a form with authType none keeps working: a session with no user, provider none, no handle', async () => {
+    const answer = await portal.mint({ kind: 'form', formId: forms.open });
+    assert.equal(answer.status, 200, answer.text);
+    const session = MintResponseSchema.parse(answer.body);
+    assert.equal(session.provider, 'none');
+    assert.equal(session.expiresIn, 0);
+  });
+
+  test("a form the cached list does not know yet is minted, and the service's refusal of a user-less request becomes sign_in_required", async () => {
+    // The forms list the middleware reads leaves the microsoft form out, as if it were newer.
+    const stale = await mountMiddleware(watch, {
+      apiKey: sandbox.apiKey,
+      baseUrl: sandbox.baseUrl,
+      fetch: async (input, init) => {
+        const response = await fetch(input, init);
+        if (!String(input).endsWith('/api/v1/forms')) return response;
+        const body = (await response.json()) as { forms: Array<{ id: string }> };
+        return Response.json({ forms: body.forms.filter((form) => form.id !== forms.microsoft) });
+      },
+    });
+    try {
+      const mintsBefore = mintCount();
+      assertSignInRequired(await stale.mint({ kind: 'form', formId: forms.microsoft }));
+      assert.equal(mintCount() - mintsBefore, 1, 'the service was asked');
+    } finally {
+      await stale.close();
+    }
+  });
+
+  test('signing in again is all it takes: the same mint then succeeds', async () => {
+    const answer = await portal.mint(
+      { kind: 'form', formId: forms.microsoft },
+      { session: 'adele' },
+    );
+    assert.equal(answer.status, 200, answer.text);
+  });
+});
+
+describe('the catalogue with nobody signed in', () => {
+  test('is sign_in_required by default, before any upstream read', async () => {
+    const before = portal.upstream.length;
+    assertSignInRequired(await portal.request('/forms'));
+    assert.deepEqual(portal.upstream.slice(before), []);
+  });
+
+  test('with catalogue.anonymous, lists only the designer forms that need no user', async () => {
+    const anonymous = await mountMiddleware(watch, {
+      apiKey: sandbox.apiKey,
+      baseUrl: sandbox.baseUrl,
+      catalogue: { anonymous: true },
+    });
+    try {
+      const answer = await anonymous.request('/forms');
+      assert.equal(answer.status, 200, answer.text);
+      assert.deepEqual((answer.body as Catalogue).forms, [
+        { kind: 'form', formId: forms.open, name: 'Feedback', authType: 'none' },
+      ]);
+    } finally {
+      await anonymous.close();
+    }
+  });
+});
