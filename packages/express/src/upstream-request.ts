@@ -51,7 +51,13 @@ export async function requestUpstream(
     Accept: 'application/json',
   };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
+  // One controller for both ends: the timeout and the body cap. `AbortSignal.any` over
+  // `AbortSignal.timeout` costs about ten times as much per request (weak refs, a second signal).
   const cutOff = new AbortController();
+  const timer = setTimeout(
+    () => cutOff.abort(new DOMException('timeoutMs elapsed', 'TimeoutError')),
+    config.timeoutMs,
+  );
   const startedAt = performance.now();
   try {
     const response = await config.fetch(url, {
@@ -59,7 +65,7 @@ export async function requestUpstream(
       headers,
       body: body === undefined ? undefined : JSON.stringify(body),
       redirect: 'error',
-      signal: AbortSignal.any([AbortSignal.timeout(config.timeoutMs), cutOff.signal]),
+      signal: cutOff.signal,
     });
     const text = await readCapped(response, config.maxUpstreamBodyBytes, cutOff);
     recordUpstream(route, method, startedAt, response.status);
@@ -83,6 +89,8 @@ export async function requestUpstream(
         ? `The service did not answer within ${config.timeoutMs} ms.`
         : 'The service could not be reached.',
     );
+  } finally {
+    clearTimeout(timer);
   }
 }
 
