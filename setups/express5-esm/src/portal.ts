@@ -1,0 +1,50 @@
+// A partner's portal: Express 5, ES modules, TypeScript with nodenext. It starts the sandbox by
+// its CLI, mounts formEmbedSessions and serves STATIC_DIR when given (the browser setups' pages).
+// Prints one JSON line {port, formsOrigin} once it listens; SIGTERM stops it and the sandbox.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import { createInterface } from 'node:readline';
+import { formEmbedSessions } from '@form-embed/express';
+import type { FormSessionUser } from '@form-embed/protocol';
+import { fixtureIds } from '@form-embed/sandbox';
+import express from 'express';
+
+interface SandboxAddresses {
+  baseUrl: string;
+  formsOrigin: string;
+  apiKey: string;
+}
+
+const sandboxCli = spawn('node_modules/.bin/form-embed-sandbox', ['--json'], {
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
+const [firstLine] = (await once(createInterface({ input: sandboxCli.stdout }), 'line')) as [string];
+const sandbox = JSON.parse(firstLine) as SandboxAddresses;
+
+const user: FormSessionUser = {
+  microsoftTenantId: fixtureIds.tenants.contoso,
+  userIdentifier: fixtureIds.users.adele,
+};
+
+const app = express();
+app.use(
+  '/form-sessions',
+  formEmbedSessions({
+    apiKey: sandbox.apiKey,
+    baseUrl: sandbox.baseUrl,
+    resolveUser: () => user,
+  }),
+);
+if (process.env.STATIC_DIR) app.use(express.static(process.env.STATIC_DIR));
+
+const server = app.listen(0, '127.0.0.1');
+await once(server, 'listening');
+const { port } = server.address() as AddressInfo;
+process.stdout.write(`${JSON.stringify({ port, formsOrigin: sandbox.formsOrigin })}\n`);
+
+process.on('SIGTERM', () => {
+  sandboxCli.kill('SIGTERM');
+  server.close();
+  server.closeAllConnections();
+});

@@ -1,0 +1,9 @@
+// Each misuse below must fail to type-check; the setup asserts an error on each marked line.
+import '@form-embed/element/react-jsx';
+import { FormEmbed } from '@form-embed/element/react';
+
+export const rawTag = <form-embed form-id="form_microsoft" loading="soon" />; // must-fail: raw loading
+export const wrapper = <FormEmbed formId="form_microsoft" loading="soon" />; // must-fail: wrapper loading
+export const handler = (
+  <form-embed form-id="form_microsoft" onform-embed-session={(event: KeyboardEvent) => event.key} /> // must-fail: raw event type
+);

@@ -1,0 +1,160 @@
+// The project setups: every package packed once, then five small partner projects, each in a
+// fresh folder with only the tarballs and public packages installed, built, type-checked and
+// run. Run by `npm run test:setups` (after `npm run build`, as `npm test` does).
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { after, describe, test } from 'node:test';
+import { promisify } from 'node:util';
+import type { MintResponse } from '@form-embed/protocol';
+import { closeBrowser, expectFramed } from './browser.js';
+import { startPortal } from './portal.js';
+import { installProject, type Project } from './project.js';
+import { packAll, repositoryRoot } from './tarballs.js';
+
+const started = performance.now();
+const tarballs = await packAll();
+
+// Installs start at once, two at a time, while the tarballs are checked; each test awaits its own.
+const twoAtATime = limit(2);
+const installs = new Map<string, Promise<Project>>();
+function project(name: string): Promise<Project> {
+  let installing = installs.get(name);
+  if (!installing) {
+    installing = twoAtATime(() => installProject(name, tarballs));
+    installs.set(name, installing);
+  }
+  return installing;
+}
+for (const name of ['express5-esm', 'react19', 'vite-bundler', 'express4-cjs', 'static-html']) {
+  project(name).catch(() => {}); // the setup's own test reports the failure
+}
+
+/** Setup 1 built: its portal also serves the browser setups' pages. */
+const portalProject = project('express5-esm').then(async (express5) => {
+  await express5.run('npm', ['run', 'build']);
+  return express5;
+});
+portalProject.catch(() => {});
+
+after(async () => {
+  await closeBrowser();
+  const projects = await Promise.allSettled(installs.values());
+  if (!process.env.KEEP_SETUPS) {
+    for (const settled of projects)
+      if (settled.status === 'fulfilled') await settled.value.remove();
+  }
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  console.log(`setups: packed, checked, installed, built and run in ${seconds} s`);
+});
+
+const bin = (name: string) => join(repositoryRoot, 'node_modules', '.bin', name);
+/** attw flags `./bundle` under node16 from CommonJS: a file for <script type="module">, never required. */
+const attwExclusions: Record<string, string[]> = {
+  '@form-embed/element': ['--exclude-entrypoints', 'bundle'],
+};
+
+describe('published packages', () => {
+  for (const tarball of tarballs) {
+    test(`${tarball.name}: publint (strict) and attw find no problem in the tarball`, async (t) => {
+      t.diagnostic(`${tarball.size} B packed, ${tarball.unpackedSize} B unpacked`);
+      const run = promisify(execFile);
+      const publint = await run(bin('publint'), ['run', tarball.path, '--strict']);
+      assert.match(publint.stdout, /All good!/, publint.stdout);
+      const attw = await run(bin('attw'), [
+        tarball.path,
+        '--format',
+        'ascii',
+        ...(attwExclusions[tarball.name] ?? []),
+      ]).catch((error: { stdout?: string }) => assert.fail(`attw: ${error.stdout ?? error}`));
+      assert.match(attw.stdout, /No problems found/, attw.stdout);
+    });
+  }
+});
+
+describe('project setups', { concurrency: 2, timeout: 240_000 }, () => {
+  test('1 express5-esm: an ESM TypeScript Express 5 portal (nodenext) mints from the packed sandbox CLI', async () => {
+    const portal = await startPortal(await portalProject);
+    try {
+      const answer = await fetch(`${portal.apiUrl}/form-sessions/forms/form_microsoft/session`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      });
+      assert.equal(answer.status, 200, `setup express5-esm: the mint answered ${answer.status}`);
+      const session = (await answer.json()) as MintResponse;
+      assert.equal(session.embedOrigin, portal.formsOrigin, 'setup express5-esm: embedOrigin');
+      assert.ok(session.embedUrl.startsWith(`${portal.formsOrigin}/`), session.embedUrl);
+    } finally {
+      await portal.stop();
+    }
+  });
+
+  test('2 express4-cjs: a CommonJS Express 4 app (node16 and node10 types) requires the middleware and mints', async () => {
+    const app = await project('express4-cjs');
+    await app.run('npm', ['run', 'build']);
+    const output = await app.run('node', ['dist/app.js']);
+    assert.match(
+      output,
+      /minted on http:\/\/127\.0\.0\.1:\d+; a missing form answered form_not_found/,
+    );
+  });
+
+  test('3 vite-bundler: a Vite + TypeScript (bundler) page with @form-embed/element/define frames a form', async () => {
+    const page = await project('vite-bundler');
+    await page.run('npm', ['run', 'build']);
+    await expectPage(page, join(page.dir, 'dist'), '/', ['#session']);
+  });
+
+  test('4 react19: a React 19 page types the raw tag and the wrapper, refuses wrong values, frames both', async () => {
+    const page = await project('react19');
+    await page.run('npm', ['run', 'build']);
+    const refused = await page.run('node_modules/.bin/tsc', ['-p', 'tsconfig.must-fail.json'], {
+      expectFailure: true,
+    });
+    const fixture = 'src/must-fail/wrong-values.tsx';
+    const lines = (await readFile(join(page.dir, fixture), 'utf8')).split('\n');
+    lines.forEach((line, index) => {
+      if (!line.includes('// must-fail')) return;
+      assert.ok(
+        refused.includes(`${fixture}(${index + 1},`),
+        `setup react19: line ${index + 1} of ${fixture} type-checked:\n${line}\n${refused}`,
+      );
+    });
+    await expectPage(page, join(page.dir, 'dist'), '/', ['#raw-session', '#wrapped-session']);
+  });
+
+  test('5 static-html: a static page with only the no-bundler file frames a form', async () => {
+    const page = await project('static-html');
+    await expectPage(page, page.dir, '/index.html', ['#session']);
+  });
+});
+
+/** Serves `staticDir` from the Express 5 portal and expects each output to report a framed form. */
+async function expectPage(setup: Project, staticDir: string, path: string, outputs: string[]) {
+  const portal = await startPortal(await portalProject, staticDir);
+  try {
+    const errors = await expectFramed(`${portal.url}${path}`, portal.formsOrigin, outputs).catch(
+      (error: Error) => assert.fail(`setup ${setup.name}: ${error.message}`),
+    );
+    assert.deepEqual(errors, [], `setup ${setup.name}: errors on the page`);
+  } finally {
+    await portal.stop();
+  }
+}
+
+function limit(concurrency: number) {
+  let active = 0;
+  const waiting: (() => void)[] = [];
+  return async function limited<T>(task: () => Promise<T>): Promise<T> {
+    if (active >= concurrency) await new Promise<void>((resolve) => waiting.push(resolve));
+    active += 1;
+    try {
+      return await task();
+    } finally {
+      active -= 1;
+      waiting.shift()?.();
+    }
+  };
+}
