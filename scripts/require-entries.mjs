@@ -17,7 +17,24 @@ for (const [entry, target] of Object.entries(pkg.exports)) {
   if (!required.endsWith('.cjs') || imported === undefined) {
     throw new Error(`exports["${entry}"] needs import.default and a .cjs require.default`);
   }
-  await writeFile(required, `module.exports = require('./${basename(imported)}');\n`);
+  for (const [from, to] of await expand(imported, required)) {
+    await writeFile(to, `module.exports = require('./${basename(from)}');\n`);
+  }
+}
+
+/** The file pairs an entry names: itself, or for a `*` pattern each built file it matches. */
+async function expand(imported, required) {
+  if (!imported.includes('*')) return [[imported, required]];
+  const [before, after] = imported.split('*');
+  const dir = before.slice(0, before.lastIndexOf('/'));
+  const pairs = [];
+  for (const file of await readdir(dir)) {
+    const path = `${dir}/${file}`;
+    if (!path.startsWith(before) || !path.endsWith(after)) continue;
+    const stem = path.slice(before.length, path.length - after.length);
+    pairs.push([path, required.replace('*', stem)]);
+  }
+  return pairs;
 }
 
 const relativeJs = /(['"])(\.{1,2}\/[^'"]+)\.js\1/g;

@@ -1,5 +1,6 @@
 // A Vite page (TypeScript, moduleResolution bundler): one import registers <form-embed>, one
-// import from the element's main entry brings the types a page needs to handle failures.
+// import from the element's main entry brings the types a page needs to handle failures, and a
+// locale pack words its messages in German.
 import '@form-embed/element/define';
 import {
   type FormEmbedErrorEvent,
