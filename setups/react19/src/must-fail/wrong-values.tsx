@@ -1,4 +1,5 @@
-// Each misuse below must fail to type-check; the setup asserts an error on each marked line.
+// Each misuse below must fail to type-check: the setup expects an error on each marked line, and
+// no error anywhere else in the project.
 import '@form-embed/element/react-jsx';
 import { FormEmbed } from '@form-embed/element/react';
 
