@@ -42,6 +42,13 @@ export const ClientSchema = z.object({
 });
 export type Client = z.infer<typeof ClientSchema>;
 
+/** A page of `GET /api/v1/clients`; the envelope is ours (docs/contract.md#paths-we-chose). */
+export const ClientPageSchema = z.object({
+  clients: z.array(ClientSchema),
+  total: z.int().min(0),
+  hasMore: z.boolean(),
+});
+
 export const AuthTypeSchema = z.enum(['none', 'password', 'microsoft', 'google', 'internal']);
 export type AuthType = z.infer<typeof AuthTypeSchema>;
 
@@ -56,6 +63,9 @@ export const FormSchema = z.object({
   updatedAt: dateTime,
 });
 export type Form = z.infer<typeof FormSchema>;
+
+/** The answer of `GET /api/v1/forms`. */
+export const FormListSchema = z.object({ forms: z.array(FormSchema) });
 
 export const AvailabilitySchema = z.enum(['disabled', 'internal', 'public', 'both']);
 export type Availability = z.infer<typeof AvailabilitySchema>;
@@ -82,6 +92,9 @@ export const CoreFormSchema = z.object({
   clientOverrides: z.array(CoreFormClientOverrideSchema),
 });
 export type CoreForm = z.infer<typeof CoreFormSchema>;
+
+/** The answer of the Core forms list (docs/contract.md#paths-we-chose). */
+export const CoreFormListSchema = z.object({ forms: z.array(CoreFormSchema) });
 
 export const FormSessionUserSchema = z.object({
   microsoftTenantId: z.string().optional(),

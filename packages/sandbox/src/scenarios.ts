@@ -2,7 +2,13 @@
  * One recipe per SessionError code (and one for a code the protocol does not know yet): the
  * request that makes the sandbox answer it, like a payment provider's test cards.
  */
-import type { FormSessionUser, FormTarget, KnownSessionErrorCode } from '@form-embed/protocol';
+import {
+  type FormSessionUser,
+  type FormTarget,
+  isKnownSessionErrorCode,
+  type KnownSessionErrorCode,
+  SessionErrorCodes,
+} from '@form-embed/protocol';
 import type { SandboxControl } from './control.js';
 import { type FixtureKeyName, fixtureIds } from './fixtures.js';
 
@@ -28,19 +34,19 @@ const adele: FormSessionUser = { microsoftTenantId: tenants.contoso, userIdentif
 /** `unknown` has no status in the table; the sandbox answers it with 400. */
 export const UNKNOWN_CODE_STATUS = 400;
 
-export const scenarios: readonly Scenario[] = [
+/** A scenario before its status and retryable flag are read from the contract's table. */
+type Recipe = Omit<Scenario, 'status' | 'retryable'> &
+  Partial<Pick<Scenario, 'status' | 'retryable'>>;
+
+const recipes: readonly Recipe[] = [
   {
     code: 'invalid_request',
-    status: 400,
-    retryable: false,
     description: 'A microsoft form requested without a userIdentifier.',
     target: microsoftForm,
     user: { clientId: clients.contoso },
   },
   {
     code: 'invalid_api_key',
-    status: 401,
-    retryable: false,
     description: 'A revoked API key (a missing, malformed or expired one answers the same).',
     target: microsoftForm,
     user: adele,
@@ -48,8 +54,6 @@ export const scenarios: readonly Scenario[] = [
   },
   {
     code: 'rate_limited',
-    status: 429,
-    retryable: true,
     description:
       "The key's mints for the current window are spent; Retry-After says when to retry.",
     target: microsoftForm,
@@ -58,88 +62,66 @@ export const scenarios: readonly Scenario[] = [
   },
   {
     code: 'form_not_found',
-    status: 404,
-    retryable: false,
     description: "Another organisation's form (a missing form answers the same).",
     target: { kind: 'form', formId: forms.otherOrg },
     user: adele,
   },
   {
     code: 'form_unpublished',
-    status: 400,
-    retryable: false,
     description: 'An internal-only Core form (a disabled one answers the same).',
     target: { kind: 'coreForm', slug: coreForms.leaver },
     user: adele,
   },
   {
     code: 'form_session_unsupported',
-    status: 400,
-    retryable: false,
     description: 'A password form (an internal form answers the same).',
     target: { kind: 'form', formId: forms.password },
     user: adele,
   },
   {
     code: 'client_not_found',
-    status: 404,
-    retryable: false,
     description: "A clientId of another organisation's client.",
     target: microsoftForm,
     user: { clientId: clients.otherOrg, userIdentifier: users.adele },
   },
   {
     code: 'client_not_connected',
-    status: 404,
-    retryable: false,
     description: 'A client with no Microsoft tenant.',
     target: microsoftForm,
     user: { clientId: clients.northwind, userIdentifier: 'sam@northwind.example' },
   },
   {
     code: 'client_not_entitled',
-    status: 400,
-    retryable: false,
     description: "A Core form that Fabrikam's client override makes internal-only.",
     target: { kind: 'coreForm', slug: coreForms.mailboxAccess },
     user: { clientId: clients.fabrikam, userIdentifier: users.megan },
   },
   {
     code: 'tenant_not_connected',
-    status: 403,
-    retryable: false,
     description: 'A tenant no client of this organisation has.',
     target: microsoftForm,
     user: { microsoftTenantId: tenants.unknown, userIdentifier: users.unknownDomain },
   },
   {
     code: 'user_not_found',
-    status: 404,
-    retryable: false,
     description: "A user who is not in Contoso's directory.",
     target: microsoftForm,
     user: { microsoftTenantId: tenants.contoso, userIdentifier: users.ghost },
   },
   {
     code: 'invalid_user_identifier',
-    status: 400,
-    retryable: false,
     description: 'A userIdentifier that is neither a user principal name nor an object id.',
     target: microsoftForm,
     user: { microsoftTenantId: tenants.contoso, userIdentifier: users.malformed },
   },
   {
     code: 'microsoft_permission_denied',
-    status: 403,
-    retryable: false,
     description: "A Litware user: the organisation's connection may not read Litware's users.",
     target: microsoftForm,
     user: { clientId: clients.litware, userIdentifier: users.lee },
   },
   {
     code: 'microsoft_unavailable',
-    status: 503,
-    retryable: true,
     description: 'Microsoft throttles the organisation (Retry-After: 30).',
     target: microsoftForm,
     user: adele,
@@ -147,8 +129,6 @@ export const scenarios: readonly Scenario[] = [
   },
   {
     code: 'microsoft_connection_failed',
-    status: 500,
-    retryable: false,
     description: "The organisation's Microsoft connection is broken.",
     target: microsoftForm,
     user: adele,
@@ -156,8 +136,6 @@ export const scenarios: readonly Scenario[] = [
   },
   ...(['internal_error', 'forbidden', 'not_found', 'unavailable'] as const).map((code) => ({
     code,
-    status: { internal_error: 500, forbidden: 403, not_found: 404, unavailable: 503 }[code],
-    retryable: code === 'internal_error' || code === 'unavailable',
     description: `An injected fault on the next form-session request.`,
     target: microsoftForm,
     user: adele,
@@ -165,8 +143,6 @@ export const scenarios: readonly Scenario[] = [
   })),
   {
     code: 'unknown',
-    status: UNKNOWN_CODE_STATUS,
-    retryable: false,
     description:
       'An injected catch-all refusal; the table gives it no status, the sandbox uses 400.',
     target: microsoftForm,
@@ -185,3 +161,17 @@ export const scenarios: readonly Scenario[] = [
       control.fail({ kind: 'error', code: 'seat_limit_reached', status: 403, scope: 'session' }),
   },
 ];
+
+/** Status and retryable come from `SessionErrorCodes` (docs/contract.md#session-errors). */
+function withTableFacts(recipe: Recipe): Scenario {
+  if (!isKnownSessionErrorCode(recipe.code)) {
+    if (recipe.status === undefined || recipe.retryable === undefined) {
+      throw new Error(`scenario ${recipe.code} is not in the table: give its status and retryable`);
+    }
+    return { ...recipe, status: recipe.status, retryable: recipe.retryable };
+  }
+  const row = SessionErrorCodes[recipe.code];
+  return { ...recipe, status: row.status ?? UNKNOWN_CODE_STATUS, retryable: row.retryable };
+}
+
+export const scenarios: readonly Scenario[] = recipes.map(withTableFacts);
