@@ -1,6 +1,6 @@
 import { countMints, eventsOf, expect, recordEvents, test } from './demo-fixture.js';
 
-test('DESIGN retry rule: a frame that keeps answering error makes a bounded number of mints', async ({
+test('bounded remints (docs/contract.md#embedded-form-message): a frame that keeps answering error makes a bounded number of mints', async ({
   page,
   demo,
 }) => {

@@ -7,7 +7,7 @@ import {
   test,
 } from './demo-fixture.js';
 
-test('DESIGN message rule: forged messages never cause a remint', async ({ page, demo }) => {
+test('embedded form message (docs/contract.md#embedded-form-message): forged messages never cause a remint', async ({ page, demo }) => {
   await recordEvents(page);
   await page.goto(`${demo.url}/hostile.html`);
   const element = page.locator('#target');
@@ -44,7 +44,7 @@ test('DESIGN message rule: forged messages never cause a remint', async ({ page,
   expect(await element.locator('iframe').getAttribute('src')).toBe(src);
 });
 
-test('DESIGN message rule: several embeds on a page never react to each other', async ({
+test('embedded form message (docs/contract.md#embedded-form-message): several embeds on a page never react to each other', async ({
   page,
   demo,
 }) => {

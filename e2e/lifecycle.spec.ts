@@ -21,7 +21,7 @@ test('loading="lazy": an embed below the fold mints only once scrolled into view
   expect(mints.count).toBe(1);
 });
 
-test('DESIGN lifecycle: removing an element mid-mint frames nothing and logs no error', async ({
+test('lifecycle: removing an element mid-mint frames nothing and logs no error', async ({
   page,
   demo,
 }) => {

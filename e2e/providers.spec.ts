@@ -37,7 +37,7 @@ for (const { provider, persona, form, signedIn } of cases) {
   });
 }
 
-test('DESIGN budget: one browser request per mint', async ({ page, demo }) => {
+test('budget: one browser request per mint', async ({ page, demo }) => {
   const mints = countMints(page);
   await page.goto(demo.url);
   await expect(page.locator('#embed-slot form-embed')).toHaveAttribute('state', 'framed');

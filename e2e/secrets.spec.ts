@@ -1,6 +1,6 @@
 import { expect, submitOf, test } from './demo-fixture.js';
 
-test('DESIGN secrets rule: no response the browser receives, and nothing in the page, holds the API key', async ({
+test('secrets rule (docs/contract.md#authentication): no response the browser receives, and nothing in the page, holds the API key', async ({
   page,
   demo,
 }) => {

@@ -5,9 +5,15 @@
  * session id lives in the URL, because browsers block third-party cookies in a cross-site frame.
  */
 import { randomBytes } from 'node:crypto';
-import { type FormTarget, statusOfSessionErrorCode } from '@form-embed/protocol';
-import express, { type Request, type Response } from 'express';
-import { coreForms, forms, otherOrganisationForms } from './fixtures.js';
+import { statusOfSessionErrorCode } from '@form-embed/protocol';
+import express, { type NextFunction, type Request, type Response } from 'express';
+import {
+  type EmbedOriginKind,
+  findPageForm,
+  type PageForm,
+  sameTarget,
+  sessionOf,
+} from './page-forms.js';
 import {
   expiredPage,
   formPage,
@@ -15,82 +21,58 @@ import {
   signInErrorPage,
   submittedPage,
 } from './page-html.js';
-import { coreFormPath, designerFormPath } from './resources.js';
 import type { SandboxState } from './sandbox-state.js';
 import type { FormSessionRecord } from './session-store.js';
 import { sleep } from './sleep.js';
 
-export type EmbedOriginKind = 'forms' | 'coreForms';
+export type { EmbedOriginKind } from './page-forms.js';
 
-interface PageForm {
-  name: string;
-  target: FormTarget;
-  basePath: string;
-  anonymousAllowed: boolean;
+type PageRequest = Request<{ id: string; sessionId?: string }>;
+
+/** What every page handler needs: the shared state and which embed origin this is. */
+interface Origin {
+  state: SandboxState;
+  kind: EmbedOriginKind;
 }
 
 export function createEmbedOriginApp(state: SandboxState, kind: EmbedOriginKind): express.Express {
+  const origin: Origin = { state, kind };
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-  app.use((_req, res, next) => {
+  app.use(function noStoreNoReferrer(_req: Request, res: Response, next: NextFunction) {
     // The URL carries the session id (and, before redirect, the handle): never cache it or leak it.
     res.set({ 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' });
     next();
   });
-
   const prefix = kind === 'forms' ? '/f/:id' : '/c/:id';
+  app.get(prefix, redeemHandle(origin));
+  app.get(`${prefix}/s/:sessionId`, showSession(origin));
+  app.post(`${prefix}/submit`, submitAnonymous(origin));
+  app.post(`${prefix}/s/:sessionId/submit`, submitSession(origin));
+  if (kind === 'coreForms')
+    app.post(`${prefix}/s/:sessionId/lookup`, express.json(), lookup(origin));
+  app.use(function pageNotFound(_req: Request, res: Response) {
+    res.status(404).type('html').send(notFoundPage());
+  });
+  return app;
+}
 
-  const findForm = (id: string): PageForm | undefined => {
-    if (kind === 'forms') {
-      const form = [...forms, ...otherOrganisationForms].find((f) => f.id === id);
-      return (
-        form && {
-          name: form.name,
-          target: { kind: 'form', formId: form.id },
-          basePath: designerFormPath(form.id),
-          anonymousAllowed: form.authType === 'none',
-        }
-      );
-    }
-    const form = coreForms.find((f) => f.slug === id);
-    return (
-      form && {
-        name: form.name,
-        target: { kind: 'coreForm', slug: form.slug },
-        basePath: coreFormPath(form.slug),
-        anonymousAllowed: false,
-      }
-    );
-  };
+const html = (res: Response, status: number, page: string) =>
+  void res.status(status).type('html').send(page);
 
-  const sessionOf = (form: PageForm, sessionId: string): FormSessionRecord | undefined => {
-    const session = state.sessions.session(sessionId);
-    return session && sameTarget(session.target, form.target) ? session : undefined;
-  };
-
-  /** Renders the lapse page when the session lapsed; true if it did. */
-  const answeredLapse = (res: Response, session: FormSessionRecord): boolean => {
-    if (!state.sessions.hasLapsed(session)) return false;
-    res
-      .status(401)
-      .type('html')
-      .send(expiredPage(state.sessions.reportLapse(session)));
-    return true;
-  };
-
-  app.get(prefix, async (req: Request<{ id: string }>, res) => {
-    const form = findForm(req.params.id);
-    if (!form) return void res.status(404).type('html').send(notFoundPage());
+/** The embedUrl: an anonymous page, or a handle redeemed and redirected to its session URL. */
+function redeemHandle({ state, kind }: Origin) {
+  return async function redeemHandle(req: PageRequest, res: Response) {
+    const form = findPageForm(kind, req.params.id);
+    if (!form) return html(res, 404, notFoundPage());
     const handle = req.query.handle;
     if (handle === undefined && form.anonymousAllowed) {
-      return void res.type('html').send(
-        formPage({
-          formName: form.name,
-          signedIn: false,
-          signedInAs: undefined,
-          submitAction: `${form.basePath}/submit`,
-        }),
+      const submitAction = `${form.basePath}/submit`;
+      return html(
+        res,
+        200,
+        formPage({ formName: form.name, signedIn: false, signedInAs: undefined, submitAction }),
       );
     }
     const fault = state.faults.take(['redeem']);
@@ -99,22 +81,41 @@ export function createEmbedOriginApp(state: SandboxState, kind: EmbedOriginKind)
     if (fault && fault.kind !== 'delay') {
       const status =
         fault.kind === 'error' ? (fault.status ?? statusOfSessionErrorCode(fault.code, 401)) : 401;
-      return void res.status(status).type('html').send(signInErrorPage());
+      return html(res, status, signInErrorPage());
     }
     const redemption =
       typeof handle === 'string' ? state.sessions.redeem(handle) : ({ ok: false } as const);
     if (!redemption.ok || !sameTarget(redemption.session.target, form.target)) {
-      return void res.status(401).type('html').send(signInErrorPage());
+      return html(res, 401, signInErrorPage());
     }
     res.redirect(303, `${form.basePath}/s/${encodeURIComponent(redemption.session.id)}`);
-  });
+  };
+}
 
-  app.get(`${prefix}/s/:sessionId`, (req: Request<{ id: string; sessionId: string }>, res) => {
-    const form = findForm(req.params.id);
-    if (!form) return void res.status(404).type('html').send(notFoundPage());
-    const session = sessionOf(form, req.params.sessionId);
-    if (!session) return void res.status(401).type('html').send(signInErrorPage());
-    if (answeredLapse(res, session)) return;
+/**
+ * The form and session a session URL names, or the page that answers instead: not found, not
+ * signed in, or the lapse notice (which posts `expired` once per lapse).
+ */
+function liveSession(
+  { state, kind }: Origin,
+  req: PageRequest,
+  res: Response,
+): { form: PageForm; session: FormSessionRecord } | undefined {
+  const form = findPageForm(kind, req.params.id);
+  if (!form) return html(res, 404, notFoundPage());
+  const session = sessionOf(state, form, req.params.sessionId ?? '');
+  if (!session) return html(res, 401, signInErrorPage());
+  if (state.sessions.hasLapsed(session)) {
+    return html(res, 401, expiredPage(state.sessions.reportLapse(session)));
+  }
+  return { form, session };
+}
+
+function showSession(origin: Origin) {
+  return function showSession(req: PageRequest, res: Response) {
+    const live = liveSession(origin, req, res);
+    if (!live) return;
+    const { form, session } = live;
     const base = `${form.basePath}/s/${encodeURIComponent(session.id)}`;
     res.type('html').send(
       formPage({
@@ -122,62 +123,45 @@ export function createEmbedOriginApp(state: SandboxState, kind: EmbedOriginKind)
         signedIn: true,
         signedInAs: session.identifier,
         submitAction: `${base}/submit`,
-        ...(kind === 'coreForms' ? { lookupAction: `${base}/lookup` } : {}),
+        ...(origin.kind === 'coreForms' ? { lookupAction: `${base}/lookup` } : {}),
       }),
     );
-  });
-
-  app.post(`${prefix}/submit`, (req: Request<{ id: string }>, res) => {
-    const form = findForm(req.params.id);
-    if (!form?.anonymousAllowed) return void res.status(404).type('html').send(notFoundPage());
-    res.type('html').send(submittedPage(form.name, reference()));
-  });
-
-  app.post(
-    `${prefix}/s/:sessionId/submit`,
-    (req: Request<{ id: string; sessionId: string }>, res) => {
-      const form = findForm(req.params.id);
-      if (!form) return void res.status(404).type('html').send(notFoundPage());
-      const session = sessionOf(form, req.params.sessionId);
-      if (!session) return void res.status(401).type('html').send(signInErrorPage());
-      if (answeredLapse(res, session)) return;
-      res.type('html').send(submittedPage(form.name, reference()));
-    },
-  );
-
-  if (kind === 'coreForms') {
-    app.post(
-      `${prefix}/s/:sessionId/lookup`,
-      express.json(),
-      (req: Request<{ id: string; sessionId: string }>, res) => {
-        const form = findForm(req.params.id);
-        const session = form && sessionOf(form, req.params.sessionId);
-        if (!session) return void res.status(404).json({ error: 'No such session.' });
-        if (state.sessions.hasLapsed(session)) {
-          return void res
-            .status(401)
-            .json({ state: 'expired', post: state.sessions.reportLapse(session) });
-        }
-        const query = typeof req.body?.query === 'string' ? req.body.query.trim() : '';
-        res.json({
-          result: query
-            ? `No existing account matches "${query}": the name is free.`
-            : 'Lookup complete: 3 licences available.',
-        });
-      },
-    );
-  }
-
-  app.use((_req, res) => {
-    res.status(404).type('html').send(notFoundPage());
-  });
-  return app;
+  };
 }
 
-function sameTarget(a: FormTarget, b: FormTarget): boolean {
-  return a.kind === 'form' && b.kind === 'form'
-    ? a.formId === b.formId
-    : a.kind === 'coreForm' && b.kind === 'coreForm' && a.slug === b.slug;
+function submitAnonymous({ kind }: Origin) {
+  return function submitAnonymous(req: PageRequest, res: Response) {
+    const form = findPageForm(kind, req.params.id);
+    if (!form?.anonymousAllowed) return html(res, 404, notFoundPage());
+    html(res, 200, submittedPage(form.name, reference()));
+  };
+}
+
+function submitSession(origin: Origin) {
+  return function submitSession(req: PageRequest, res: Response) {
+    const live = liveSession(origin, req, res);
+    if (live) html(res, 200, submittedPage(live.form.name, reference()));
+  };
+}
+
+/** The Core form's lookup: JSON, so the page can post `expired` itself when it lapsed. */
+function lookup({ state, kind }: Origin) {
+  return function lookup(req: PageRequest, res: Response) {
+    const form = findPageForm(kind, req.params.id);
+    const session = form && sessionOf(state, form, req.params.sessionId ?? '');
+    if (!session) return void res.status(404).json({ error: 'No such session.' });
+    if (state.sessions.hasLapsed(session)) {
+      return void res
+        .status(401)
+        .json({ state: 'expired', post: state.sessions.reportLapse(session) });
+    }
+    const query = typeof req.body?.query === 'string' ? req.body.query.trim() : '';
+    res.json({
+      result: query
+        ? `No existing account matches "${query}": the name is free.`
+        : 'Lookup complete: 3 licences available.',
+    });
+  };
 }
 
 function reference(): string {

@@ -1,68 +1,12 @@
 /**
- * The sandbox's fixed data: two organisations, their API keys, clients, directory users,
- * designer forms and Core forms. Tests and the demo use these names, never the literals.
+ * The sandbox's fixed data: two organisations, their API keys, clients and directory users;
+ * the names live in fixture-ids.ts and the forms in fixture-forms.ts.
  */
-import type { AuthType, Availability, Client, CoreFormClientOverride } from '@form-embed/protocol';
+import type { Client } from '@form-embed/protocol';
+import { fixtureIds } from './fixture-ids.js';
 
-export const fixtureIds = {
-  organisation: 'org_sandbox',
-  otherOrganisation: 'org_other',
-  clients: {
-    contoso: 'client_contoso',
-    fabrikam: 'client_fabrikam',
-    northwind: 'client_northwind',
-    litware: 'client_litware',
-    /** A client of the other organisation: 404 / `client_not_found` for the primary key. */
-    otherOrg: 'client_other_org',
-  },
-  tenants: {
-    contoso: '11111111-1111-4111-8111-111111111111',
-    fabrikam: '22222222-2222-4222-8222-222222222222',
-    litware: '44444444-4444-4444-8444-444444444444',
-    /** The other organisation's client tenant: `tenant_not_connected` for the primary key. */
-    otherOrg: '55555555-5555-4555-8555-555555555555',
-    /** A tenant no organisation manages. */
-    unknown: '99999999-9999-4999-8999-999999999999',
-  },
-  users: {
-    /** Microsoft UPN in Contoso's directory. */
-    adele: 'adele@contoso.example',
-    /** Adele's Microsoft object id: the other kind of userIdentifier. */
-    adeleObjectId: 'a0a0a0a0-0000-4000-8000-00000000ade1',
-    /** Google Workspace user of Contoso (not in the Microsoft directory). */
-    alex: 'alex@contoso.example',
-    /** Microsoft UPN in Fabrikam's directory. */
-    megan: 'megan@fabrikam.example',
-    /** Microsoft UPN in Litware's directory, which the connection may not read. */
-    lee: 'lee@litware.example',
-    /** Not in any directory: `user_not_found`. */
-    ghost: 'ghost@contoso.example',
-    /** Neither a UPN/email nor a GUID: `invalid_user_identifier`. */
-    malformed: 'not an identifier',
-    /** An email on a domain no client has: `tenant_not_connected` on a google form. */
-    unknownDomain: 'pat@elsewhere.example',
-    /** A user of the other organisation's client. */
-    otherOrg: 'olivia@other.example',
-  },
-  forms: {
-    microsoft: 'form_microsoft',
-    google: 'form_google',
-    open: 'form_open',
-    password: 'form_password',
-    internal: 'form_internal',
-    /** The other organisation's form: `form_not_found` for the primary key. */
-    otherOrg: 'form_other_org',
-    /** No such form anywhere. */
-    missing: 'form_missing',
-  },
-  coreForms: {
-    newStarter: 'new-starter',
-    mailboxAccess: 'mailbox-access',
-    leaver: 'leaver',
-    retired: 'retired',
-    missing: 'no-such-core-form',
-  },
-} as const;
+export * from './fixture-forms.js';
+export { fixtureIds } from './fixture-ids.js';
 
 /**
  * Bearer API keys: fixed prefix `fe_test_`, then an opaque value. `primary` is the key
@@ -209,91 +153,5 @@ export const directoryUsers: readonly DirectoryUser[] = [
     directory: 'microsoft',
     identifier: fixtureIds.users.otherOrg,
     displayName: 'Olivia Other',
-  },
-];
-
-export interface FormRecord {
-  organisationId: string;
-  id: string;
-  name: string;
-  authType: AuthType;
-  listedOnHomepage: boolean;
-  updatedAt: string;
-}
-
-const updatedAt = '2026-03-02T10:30:00Z';
-const { forms: f } = fixtureIds;
-
-export const forms: readonly FormRecord[] = [
-  { id: f.microsoft, name: 'IT support request', authType: 'microsoft' },
-  { id: f.google, name: 'Workspace access request', authType: 'google' },
-  { id: f.open, name: 'Feedback', authType: 'none' },
-  { id: f.password, name: 'Board pack', authType: 'password' },
-  { id: f.internal, name: 'Technician checklist', authType: 'internal' },
-].map((form) => ({
-  ...form,
-  authType: form.authType as AuthType,
-  organisationId: fixtureIds.organisation,
-  listedOnHomepage: true,
-  updatedAt,
-}));
-
-export const otherOrganisationForms: readonly FormRecord[] = [
-  {
-    organisationId: fixtureIds.otherOrganisation,
-    id: f.otherOrg,
-    name: 'Other MSP intake',
-    authType: 'microsoft',
-    listedOnHomepage: true,
-    updatedAt,
-  },
-];
-
-export interface CoreFormRecord {
-  slug: string;
-  name: string;
-  enabled: boolean;
-  availability: Availability;
-  listedOnHomepage: boolean;
-  clientOverrides: CoreFormClientOverride[];
-}
-
-const { coreForms: cf } = fixtureIds;
-
-/** The Core forms; every organisation has the same set (Core forms are the service's). */
-export const coreForms: readonly CoreFormRecord[] = [
-  {
-    slug: cf.newStarter,
-    name: 'New starter',
-    enabled: true,
-    availability: 'public',
-    listedOnHomepage: true,
-    clientOverrides: [],
-  },
-  {
-    slug: cf.mailboxAccess,
-    name: 'Mailbox access',
-    enabled: true,
-    availability: 'both',
-    listedOnHomepage: true,
-    clientOverrides: [
-      { tenantId: t.fabrikam, tenantName: 'Fabrikam', enabled: true, availability: 'internal' },
-    ],
-  },
-  {
-    slug: cf.leaver,
-    name: 'Leaver',
-    enabled: true,
-    availability: 'internal',
-    listedOnHomepage: false,
-    clientOverrides: [],
-  },
-  {
-    slug: cf.retired,
-    name: 'Retired request',
-    enabled: false,
-    availability: 'disabled',
-    listedOnHomepage: false,
-    clientOverrides: [],
   },
 ];

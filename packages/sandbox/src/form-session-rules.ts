@@ -1,77 +1,24 @@
 /**
- * Who gets a form session (partner-api.md: FormSessionRequest, FormSession, SessionError).
- * Pure decisions over the fixtures and the organisation's connection state; no I/O.
+ * Who gets a form session (docs/contract.md#form-sessions, #session-errors): pure decisions over
+ * the fixtures and the organisation's connection state; no I/O.
  */
 import {
-  FormSessionRequestSchema,
   type FormSessionUser,
   type FormTarget,
   isPublicAvailability,
   isWithdrawnForTenant,
-  type Provider,
-  type SessionErrorCode,
 } from '@form-embed/protocol';
+import { clients, coreForms, directoryUsers, forms, otherOrganisationForms } from './fixtures.js';
+import { checkMicrosoftUser, resolveMicrosoftClient } from './microsoft-rules.js';
 import {
-  type ClientRecord,
-  clients,
-  coreForms,
-  directoryUsers,
-  forms,
-  otherOrganisationForms,
-} from './fixtures.js';
-import type { MicrosoftConnection } from './microsoft-connection.js';
+  type Decision,
+  EMAIL,
+  organisationClient,
+  type RuleContext,
+  refuse,
+} from './session-decision.js';
 
-export interface Refusal {
-  ok: false;
-  code: SessionErrorCode;
-  message: string;
-  retryAfter?: number;
-}
-
-export interface Grant {
-  ok: true;
-  provider: Provider;
-  /** Whether a handle is issued (false only for a none form with no user). */
-  handle: boolean;
-  identifier: string | undefined;
-}
-
-export type Decision = Grant | Refusal;
-
-export interface RuleContext {
-  organisationId: string;
-  microsoftConnection: MicrosoftConnection;
-}
-
-const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
-function refuse(code: SessionErrorCode, message: string, retryAfter?: number): Refusal {
-  return retryAfter === undefined
-    ? { ok: false, code, message }
-    : { ok: false, code, message, retryAfter };
-}
-
-/** Parses the raw body of a form-session request; an empty body is `{}`. */
-export function parseFormSessionBody(raw: string): { user?: FormSessionUser } | Refusal {
-  if (raw.trim() === '') return {};
-  let body: unknown;
-  try {
-    body = JSON.parse(raw);
-  } catch {
-    return refuse('invalid_request', 'The body is not valid JSON.');
-  }
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    return refuse('invalid_request', 'The body must be a JSON object.');
-  }
-  const parsed = FormSessionRequestSchema.safeParse(body);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const where = issue?.path.length ? issue.path.join('.') : 'body';
-    return refuse('invalid_request', `${where}: ${issue?.message ?? 'invalid'}.`);
-  }
-  return parsed.data.user ? { user: parsed.data.user } : {};
-}
+export { type Decision, parseFormSessionBody } from './session-decision.js';
 
 export function decideFormSession(
   context: RuleContext,
@@ -132,90 +79,6 @@ function decideCoreForm(
   return checkMicrosoftUser(context, resolved.client, user?.userIdentifier ?? '');
 }
 
-function resolveMicrosoftClient(
-  context: RuleContext,
-  user: FormSessionUser | undefined,
-  what: string,
-): { ok: true; client: ClientRecord } | Refusal {
-  if (!user?.userIdentifier || (!user.microsoftTenantId && !user.clientId)) {
-    return refuse(
-      'invalid_request',
-      `${what} need user.userIdentifier and user.microsoftTenantId or user.clientId.`,
-    );
-  }
-  if (user.clientId) {
-    const client = organisationClient(context, user.clientId);
-    if (!client)
-      return refuse('client_not_found', `No client ${user.clientId} in this organisation.`);
-    if (!client.microsoftTenantId) {
-      return refuse('client_not_connected', `Client ${client.id} has no Microsoft tenant.`);
-    }
-    if (
-      user.microsoftTenantId &&
-      user.microsoftTenantId.toLowerCase() !== client.microsoftTenantId.toLowerCase()
-    ) {
-      return refuse(
-        'invalid_request',
-        'user.microsoftTenantId is not the tenant of user.clientId.',
-      );
-    }
-    return { ok: true, client };
-  }
-  const tenantId = user.microsoftTenantId ?? '';
-  if (!GUID.test(tenantId)) {
-    return refuse('invalid_request', 'user.microsoftTenantId must be a tenant id (a GUID).');
-  }
-  const client = clients.find(
-    (c) =>
-      c.organisationId === context.organisationId &&
-      c.microsoftTenantId.toLowerCase() === tenantId.toLowerCase(),
-  );
-  if (!client) {
-    return refuse('tenant_not_connected', 'The tenant is not a client this organisation manages.');
-  }
-  return { ok: true, client };
-}
-
-function checkMicrosoftUser(
-  context: RuleContext,
-  client: ClientRecord,
-  identifier: string,
-): Decision {
-  const connection = context.microsoftConnection;
-  if (connection.state === 'broken') {
-    return refuse(
-      'microsoft_connection_failed',
-      "The organisation's Microsoft connection is not working; an administrator must reconnect it.",
-    );
-  }
-  if (connection.state === 'throttled') {
-    return refuse(
-      'microsoft_unavailable',
-      'Microsoft is throttling requests.',
-      connection.retryAfter,
-    );
-  }
-  if (!EMAIL.test(identifier) && !GUID.test(identifier)) {
-    return refuse('invalid_user_identifier', 'Microsoft rejected the userIdentifier.');
-  }
-  if (client.directoryReadDenied) {
-    return refuse(
-      'microsoft_permission_denied',
-      `The organisation's connection may not read users of client ${client.id}.`,
-    );
-  }
-  const wanted = identifier.toLowerCase();
-  const found = directoryUsers.find(
-    (u) =>
-      u.directory === 'microsoft' &&
-      u.clientId === client.id &&
-      (u.identifier.toLowerCase() === wanted || u.objectId?.toLowerCase() === wanted),
-  );
-  if (!found)
-    return refuse('user_not_found', `The user is not in client ${client.id}'s directory.`);
-  return { ok: true, provider: 'microsoft', handle: true, identifier: found.identifier };
-}
-
 function decideGoogle(context: RuleContext, user: FormSessionUser | undefined): Decision {
   const email = user?.userIdentifier;
   if (!email)
@@ -256,8 +119,4 @@ function decideNone(context: RuleContext, user: FormSessionUser | undefined): De
     handle: true,
     identifier: user.userIdentifier || undefined,
   };
-}
-
-function organisationClient(context: RuleContext, clientId: string): ClientRecord | undefined {
-  return clients.find((c) => c.id === clientId && c.organisationId === context.organisationId);
 }

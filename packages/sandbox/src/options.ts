@@ -8,7 +8,7 @@ export interface RateLimit {
 }
 
 export interface SandboxLimits {
-  /** Form-session mints per key. Defaults to 120 a minute, bursts to 120 (partner-api.md, Limits). */
+  /** Form-session mints per key. Defaults to 120 a minute, bursts to 120 (docs/contract.md#limits). */
   mints?: RateLimit;
   /** Reads (every GET) per key. Defaults to 600 a minute, bursts to 200. */
   reads?: RateLimit;

@@ -14,7 +14,7 @@ export interface LimitDecision {
 }
 
 /**
- * Per-key limits (partner-api.md, Limits) on rate-limiter-flexible's memory store: each key
+ * Per-key limits (docs/contract.md#limits) on rate-limiter-flexible's memory store: each key
  * gets `burst` requests per window of `burst / perMinute` minutes, so a key can spend its
  * burst at once and keeps the contract's rate over time.
  */

@@ -1,4 +1,4 @@
-/** Projections of the fixture records into the contract's resources (partner-api.md). */
+/** Projections of the fixture records into the contract's resources (docs/contract.md). */
 import {
   type AuthType,
   type CoreForm,
@@ -7,7 +7,7 @@ import {
 } from '@form-embed/protocol';
 import type { ClientRecord, CoreFormRecord, FormRecord } from './fixtures.js';
 
-/** partner-api.md, Form: `embeddable` is true for microsoft, google and none, never stored. */
+/** docs/contract.md#designer-forms: `embeddable` is true for microsoft, google and none, never stored. */
 export function isEmbeddableAuthType(authType: AuthType): boolean {
   return authType === 'microsoft' || authType === 'google' || authType === 'none';
 }

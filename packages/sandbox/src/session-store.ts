@@ -26,7 +26,7 @@ export type Redemption =
   | { ok: false; reason: 'unknown' | 'used' | 'too-old' };
 
 /**
- * Handles and sessions (partner-api.md, Authentication 8): a handle is single use and
+ * Handles and sessions (docs/contract.md#handles-and-signed-in-sessions): a handle is single use and
  * redeemable for `handleTtlSeconds`; the session lasts `sessionTtlSeconds` from mint.
  */
 export class SessionStore {

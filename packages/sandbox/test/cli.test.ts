@@ -20,137 +20,144 @@ function startCli(args: string[]) {
   return { child, nextLine: async () => (await lines.next()).value as string };
 }
 
-test('form-embed-sandbox --json prints exactly one JSON line, serves, and exits cleanly on SIGTERM', async () => {
-  const { child, nextLine } = startCli(['--json', '--control']);
-  try {
-    const line = await nextLine();
-    const printed = JSON.parse(line) as Record<string, string>;
-    assert.deepEqual(Object.keys(printed), ['baseUrl', 'formsOrigin', 'coreFormsOrigin', 'apiKey']);
-    assert.equal(printed.apiKey, fixtureKeys.primary);
-    const me = await fetch(`${printed.baseUrl}${defaultServicePaths.me}`, {
-      headers: { authorization: `Bearer ${printed.apiKey}` },
+describe('form-embed-sandbox CLI', () => {
+  test('form-embed-sandbox --json prints exactly one JSON line, serves, and exits cleanly on SIGTERM', async () => {
+    const { child, nextLine } = startCli(['--json', '--control']);
+    try {
+      const line = await nextLine();
+      const printed = JSON.parse(line) as Record<string, string>;
+      assert.deepEqual(Object.keys(printed), [
+        'baseUrl',
+        'formsOrigin',
+        'coreFormsOrigin',
+        'apiKey',
+      ]);
+      assert.equal(printed.apiKey, fixtureKeys.primary);
+      const me = await fetch(`${printed.baseUrl}${defaultServicePaths.me}`, {
+        headers: { authorization: `Bearer ${printed.apiKey}` },
+      });
+      const org = OrganisationSchema.parse(await me.json());
+      assert.equal(org.formsOrigin, printed.formsOrigin);
+      const control = await fetch(`${printed.baseUrl}/__sandbox/control/stats`, { method: 'POST' });
+      assert.equal(control.status, 200, '--control enables the control API');
+    } finally {
+      child.kill('SIGTERM');
+    }
+    const [code] = await once(child, 'exit');
+    assert.equal(code, 0);
+  });
+
+  test('form-embed-sandbox without --json prints the addresses and key readably, and stops on SIGINT', async () => {
+    const { child, nextLine } = startCli([]);
+    try {
+      const lines = [];
+      for (let i = 0; i < 5; i++) lines.push(await nextLine());
+      const text = lines.join('\n');
+      assert.match(text, /API base URL: +http:\/\/127\.0\.0\.1:\d+/);
+      assert.match(text, /Forms origin: +http:\/\/127\.0\.0\.1:\d+/);
+      assert.match(text, /Core forms origin: +http:\/\/127\.0\.0\.1:\d+/);
+      assert.ok(text.includes(fixtureKeys.primary));
+    } finally {
+      child.kill('SIGINT');
+    }
+    const [code] = await once(child, 'exit');
+    assert.equal(code, 0);
+  });
+
+  /** Runs the CLI to its end; resolves with its exit code and what it printed. */
+  async function runCli(args: string[]) {
+    const { child } = startCli(args);
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk;
     });
-    const org = OrganisationSchema.parse(await me.json());
-    assert.equal(org.formsOrigin, printed.formsOrigin);
-    const control = await fetch(`${printed.baseUrl}/__sandbox/control/stats`, { method: 'POST' });
-    assert.equal(control.status, 200, '--control enables the control API');
-  } finally {
-    child.kill('SIGTERM');
-  }
-  const [code] = await once(child, 'exit');
-  assert.equal(code, 0);
-});
-
-test('form-embed-sandbox without --json prints the addresses and key readably, and stops on SIGINT', async () => {
-  const { child, nextLine } = startCli([]);
-  try {
-    const lines = [];
-    for (let i = 0; i < 5; i++) lines.push(await nextLine());
-    const text = lines.join('\n');
-    assert.match(text, /API base URL: +http:\/\/127\.0\.0\.1:\d+/);
-    assert.match(text, /Forms origin: +http:\/\/127\.0\.0\.1:\d+/);
-    assert.match(text, /Core forms origin: +http:\/\/127\.0\.0\.1:\d+/);
-    assert.ok(text.includes(fixtureKeys.primary));
-  } finally {
-    child.kill('SIGINT');
-  }
-  const [code] = await once(child, 'exit');
-  assert.equal(code, 0);
-});
-
-/** Runs the CLI to its end; resolves with its exit code and what it printed. */
-async function runCli(args: string[]) {
-  const { child } = startCli(args);
-  let stderr = '';
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-    stderr += chunk;
-  });
-  let stdout = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-    stdout += chunk;
-  });
-  const [code] = await once(child, 'exit');
-  return { code, stderr, stdout };
-}
-
-describe('form-embed-sandbox: a bad command line or a failed start is one clear line', {
-  concurrency: true,
-}, () => {
-  const cases: [string[], string][] = [
-    [['--bogus'], 'unknown option --bogus (--help lists the options)'],
-    [['--port'], '--port needs a value (--help lists the options)'],
-    [
-      ['--port', 'abc'],
-      '--port must be a port number from 0 to 65535, not "abc" (--help lists the options)',
-    ],
-  ];
-  for (const [args, problem] of cases) {
-    test(`${args.join(' ')}: exits 2 printing one line, no stack`, async () => {
-      const { code, stderr, stdout } = await runCli(args);
-      assert.equal(stderr, `form-embed-sandbox: ${problem}\n`);
-      assert.equal(stdout, '');
-      assert.equal(code, 2);
+    let stdout = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
     });
+    const [code] = await once(child, 'exit');
+    return { code, stderr, stdout };
   }
 
-  test('a port in use: exits 1 printing one line naming the port, no stack', async (t) => {
-    const taken = createServer();
-    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
-    t.after(() => new Promise((resolve) => taken.close(resolve)));
-    const { port } = taken.address() as AddressInfo;
-    const { code, stderr } = await runCli(['--port', String(port)]);
-    assert.equal(
-      stderr,
-      `form-embed-sandbox: port ${port} is in use; choose another with --port, or leave it out for a free one\n`,
-    );
-    assert.equal(code, 1);
-  });
-});
+  describe('form-embed-sandbox: a bad command line or a failed start is one clear line', {
+    concurrency: true,
+  }, () => {
+    const cases: [string[], string][] = [
+      [['--bogus'], 'unknown option --bogus (--help lists the options)'],
+      [['--port'], '--port needs a value (--help lists the options)'],
+      [
+        ['--port', 'abc'],
+        '--port must be a port number from 0 to 65535, not "abc" (--help lists the options)',
+      ],
+    ];
+    for (const [args, problem] of cases) {
+      test(`${args.join(' ')}: exits 2 printing one line, no stack`, async () => {
+        const { code, stderr, stdout } = await runCli(args);
+        assert.equal(stderr, `form-embed-sandbox: ${problem}\n`);
+        assert.equal(stdout, '');
+        assert.equal(code, 2);
+      });
+    }
 
-describe('parseCliArgs', () => {
-  const problemOf = (argv: string[]) => {
-    const parsed = parseCliArgs(argv);
-    return parsed.ok ? undefined : parsed.problem;
-  };
-
-  test('names the problem of each bad command line', () => {
-    assert.equal(
-      problemOf(['--port', '70000']),
-      '--port must be a port number from 0 to 65535, not "70000"',
-    );
-    assert.equal(problemOf(['--port', '-1']), '--port needs a value');
-    assert.equal(problemOf(['--port=']), '--port must be a port number from 0 to 65535, not ""');
-    assert.equal(problemOf(['--json=yes']), '--json takes no value');
-    assert.equal(problemOf(['-x']), 'unknown option -x');
-    assert.equal(problemOf(['serve']), 'unexpected argument serve');
-    assert.equal(
-      problemOf(['--control-origin', 'http://localhost:5173']),
-      '--control-origin needs --control',
-    );
+    test('a port in use: exits 1 printing one line naming the port, no stack', async (t) => {
+      const taken = createServer();
+      await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+      t.after(() => new Promise((resolve) => taken.close(resolve)));
+      const { port } = taken.address() as AddressInfo;
+      const { code, stderr } = await runCli(['--port', String(port)]);
+      assert.equal(
+        stderr,
+        `form-embed-sandbox: port ${port} is in use; choose another with --port, or leave it out for a free one\n`,
+      );
+      assert.equal(code, 1);
+    });
   });
 
-  test('reads every option, repeated --control-origin included', () => {
-    assert.deepEqual(
-      parseCliArgs([
-        '--json',
-        '--control',
-        '--port',
-        '4010',
-        '--control-origin',
-        'http://localhost:5173',
-        '--control-origin=http://qa.localhost:8080',
-      ]),
-      {
-        ok: true,
-        args: {
-          help: false,
-          json: true,
-          control: true,
-          port: 4010,
-          controlOrigins: ['http://localhost:5173', 'http://qa.localhost:8080'],
+  describe('parseCliArgs', () => {
+    const problemOf = (argv: string[]) => {
+      const parsed = parseCliArgs(argv);
+      return parsed.ok ? undefined : parsed.problem;
+    };
+
+    test('names the problem of each bad command line', () => {
+      assert.equal(
+        problemOf(['--port', '70000']),
+        '--port must be a port number from 0 to 65535, not "70000"',
+      );
+      assert.equal(problemOf(['--port', '-1']), '--port needs a value');
+      assert.equal(problemOf(['--port=']), '--port must be a port number from 0 to 65535, not ""');
+      assert.equal(problemOf(['--json=yes']), '--json takes no value');
+      assert.equal(problemOf(['-x']), 'unknown option -x');
+      assert.equal(problemOf(['serve']), 'unexpected argument serve');
+      assert.equal(
+        problemOf(['--control-origin', 'http://localhost:5173']),
+        '--control-origin needs --control',
+      );
+    });
+
+    test('reads every option, repeated --control-origin included', () => {
+      assert.deepEqual(
+        parseCliArgs([
+          '--json',
+          '--control',
+          '--port',
+          '4010',
+          '--control-origin',
+          'http://localhost:5173',
+          '--control-origin=http://qa.localhost:8080',
+        ]),
+        {
+          ok: true,
+          args: {
+            help: false,
+            json: true,
+            control: true,
+            port: 4010,
+            controlOrigins: ['http://localhost:5173', 'http://qa.localhost:8080'],
+          },
         },
-      },
-    );
-    assert.match(usage, /--control-origin ORIGIN/);
+      );
+      assert.match(usage, /--control-origin ORIGIN/);
+    });
   });
 });

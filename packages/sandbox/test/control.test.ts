@@ -22,178 +22,188 @@ const postControl = (baseUrl: string, action: string, body: unknown = {}) =>
     body: JSON.stringify(body),
   });
 
-test('the HTTP control API is off unless enabled: its path is an unknown route (401, then 404 {error})', async (t) => {
-  const sandbox = await sandboxFor(t);
-  const anonymous = await postControl(sandbox.baseUrl, 'reset');
-  assert.equal(anonymous.status, 401);
-  const withKey = await call(sandbox, `${CONTROL_PATH}/reset`, { method: 'POST', body: '{}' });
-  assert.equal(withKey.status, 404);
-  PlainErrorBodySchema.parse(await withKey.json());
-});
-
-test('the HTTP control API, when enabled, injects a fault, counts requests and resets', async (t) => {
-  const sandbox = await sandboxFor(t, { controlApi: true });
-  const failed = await postControl(sandbox.baseUrl, 'fail', {
-    kind: 'error',
-    code: 'unavailable',
-    retryAfter: 7,
-    scope: 'session',
+describe('sandbox.control: faults, latency, stats, forms domain, Microsoft connection', () => {
+  test('the HTTP control API is off unless enabled: its path is an unknown route (401, then 404 {error})', async (t) => {
+    const sandbox = await sandboxFor(t);
+    const anonymous = await postControl(sandbox.baseUrl, 'reset');
+    assert.equal(anonymous.status, 401);
+    const withKey = await call(sandbox, `${CONTROL_PATH}/reset`, { method: 'POST', body: '{}' });
+    assert.equal(withKey.status, 404);
+    PlainErrorBodySchema.parse(await withKey.json());
   });
-  assert.equal(failed.status, 200);
-  const me = await call(sandbox, paths.me);
-  assert.equal(me.status, 200, 'a session-scoped fault leaves reads alone');
-  const mint = await requestSession(sandbox, microsoftForm, adele);
-  assert.equal(mint.status, 503);
-  assert.equal(mint.headers.get('retry-after'), '7');
-  assert.deepEqual(await sessionError(mint), {
-    code: 'unavailable',
-    message: 'Injected fault: unavailable.',
-    retryable: true,
-  });
-  const stats = (await (await postControl(sandbox.baseUrl, 'stats')).json()) as {
-    requests: Record<string, number>;
-  };
-  assert.equal(stats.requests[`GET ${paths.me}`], 1);
-  assert.equal(stats.requests[`POST ${paths.formSession}`], 1);
-  assert.equal((await postControl(sandbox.baseUrl, 'reset')).status, 200);
-  assert.deepEqual(sandbox.control.stats(), {});
-  const bad = await postControl(sandbox.baseUrl, 'fail', { kind: 'explode' });
-  assert.equal(bad.status, 400);
-  PlainErrorBodySchema.parse(await bad.json());
-  const unknown = await postControl(sandbox.baseUrl, 'nope');
-  assert.equal(unknown.status, 404);
-});
 
-test('a fault fails exactly the next N requests, then answers are normal again', async (t) => {
-  const sandbox = await sandboxFor(t);
-  sandbox.control.fail({ kind: 'error', code: 'internal_error', count: 2 });
-  const statuses = [];
-  for (let i = 0; i < 3; i++) statuses.push((await call(sandbox, paths.me)).status);
-  assert.deepEqual(statuses, [500, 500, 200]);
-});
-
-test('a reset fault destroys the connection without an answer', async (t) => {
-  const sandbox = await sandboxFor(t);
-  sandbox.control.fail({ kind: 'reset', scope: 'session' });
-  await assert.rejects(requestSession(sandbox, microsoftForm, adele), TypeError);
-  assert.equal((await requestSession(sandbox, microsoftForm, adele)).status, 200);
-});
-
-test('a notJson fault answers a body that is not JSON', async (t) => {
-  const sandbox = await sandboxFor(t);
-  sandbox.control.fail({ kind: 'notJson', status: 502 });
-  const response = await call(sandbox, paths.me);
-  assert.equal(response.status, 502);
-  assert.match(response.headers.get('content-type') ?? '', /text\/html/);
-  await assert.rejects(response.json(), SyntaxError);
-});
-
-test('a foreignEmbedUrl fault answers one successful mint whose embedUrl is on a foreign origin', async (t) => {
-  const sandbox = await sandboxFor(t);
-  sandbox.control.fail({ kind: 'foreignEmbedUrl', scope: 'session' });
-  const foreign = await mintSession(sandbox, microsoftForm, adele);
-  assert.equal(new URL(foreign.embedUrl).origin, 'https://foreign.example');
-  const next = await mintSession(sandbox, microsoftForm, adele);
-  assert.ok(isOnEmbedOrigin(next.embedUrl, sandbox.formsOrigin));
-});
-
-/** Which of two requests answers first: `held` was sent first, `next` once `held` arrived. */
-async function firstAnswered(sandbox: Sandbox, path: string) {
-  const held = call(sandbox, path).then(() => 'held' as const);
-  held.catch(() => {}); // still waiting when the sandbox closes
-  while (!sandbox.control.stats()[`GET ${path}`]) await new Promise(setImmediate);
-  const next = call(sandbox, path).then(() => 'next' as const);
-  return Promise.race([held, next]);
-}
-
-test('a delay fault holds the next answer only; latencyMs holds every answer', async (t) => {
-  const sandbox = await sandboxFor(t);
-  sandbox.control.fail({ kind: 'delay', delayMs: 60_000 });
-  assert.equal(await firstAnswered(sandbox, paths.me), 'next', 'the delayed one answers later');
-  const slow = await sandboxFor(t, { latencyMs: 60_000 });
-  const held = call(slow, paths.me);
-  held.catch(() => {});
-  while (!slow.control.stats()[`GET ${paths.me}`]) await new Promise(setImmediate);
-  slow.control.setLatency(0);
-  assert.equal((await call(slow, paths.me)).status, 200, 'latency is read per request');
-  const settled = await Promise.race([held.then(() => true), Promise.resolve(false)]);
-  assert.equal(settled, false, 'the request that arrived under latencyMs is still held');
-});
-
-describe('control.advanceClock', () => {
-  test('ages handles and sessions without waiting, in process and over HTTP; reset returns to wall time', async (t) => {
+  test('the HTTP control API, when enabled, injects a fault, counts requests and resets', async (t) => {
     const sandbox = await sandboxFor(t, { controlApi: true });
-    const first = await mintSession(sandbox, microsoftForm, adele);
-    const advanced = await postControl(sandbox.baseUrl, 'advance-clock', { seconds: 121 });
-    assert.equal(advanced.status, 200);
-    assert.equal((await fetch(first.embedUrl, { redirect: 'manual' })).status, 401, 'too old');
-    const second = await mintSession(sandbox, microsoftForm, adele);
-    const sessionUrl = await redeem(second.embedUrl);
-    sandbox.control.advanceClock(1800);
-    assert.equal((await fetch(sessionUrl)).status, 401, 'the session lapsed');
-    sandbox.control.reset();
-    const third = await mintSession(sandbox, microsoftForm, adele);
-    assert.equal((await fetch(await redeem(third.embedUrl))).status, 200);
+    const failed = await postControl(sandbox.baseUrl, 'fail', {
+      kind: 'error',
+      code: 'unavailable',
+      retryAfter: 7,
+      scope: 'session',
+    });
+    assert.equal(failed.status, 200);
+    const me = await call(sandbox, paths.me);
+    assert.equal(me.status, 200, 'a session-scoped fault leaves reads alone');
+    const mint = await requestSession(sandbox, microsoftForm, adele);
+    assert.equal(mint.status, 503);
+    assert.equal(mint.headers.get('retry-after'), '7');
+    assert.deepEqual(await sessionError(mint), {
+      code: 'unavailable',
+      message: 'Injected fault: unavailable.',
+      retryable: true,
+    });
+    const stats = (await (await postControl(sandbox.baseUrl, 'stats')).json()) as {
+      requests: Record<string, number>;
+    };
+    assert.equal(stats.requests[`GET ${paths.me}`], 1);
+    assert.equal(stats.requests[`POST ${paths.formSession}`], 1);
+    assert.equal((await postControl(sandbox.baseUrl, 'reset')).status, 200);
+    assert.deepEqual(sandbox.control.stats(), {});
+    const bad = await postControl(sandbox.baseUrl, 'fail', { kind: 'explode' });
+    assert.equal(bad.status, 400);
+    PlainErrorBodySchema.parse(await bad.json());
+    const unknown = await postControl(sandbox.baseUrl, 'nope');
+    assert.equal(unknown.status, 404);
   });
 
-  test('refuses anything but a finite number of seconds >= 0', async (t) => {
-    const sandbox = await sandboxFor(t, { controlApi: true });
-    for (const seconds of [-1, '5', null, Number.POSITIVE_INFINITY]) {
-      const answer = await postControl(sandbox.baseUrl, 'advance-clock', { seconds });
-      assert.equal(answer.status, 400, String(seconds));
-      assert.match(PlainErrorBodySchema.parse(await answer.json()).error, /seconds/);
-    }
-    assert.throws(() => sandbox.control.advanceClock(Number.NaN), /seconds/);
+  test('a fault fails exactly the next N requests, then answers are normal again', async (t) => {
+    const sandbox = await sandboxFor(t);
+    sandbox.control.fail({ kind: 'error', code: 'internal_error', count: 2 });
+    const statuses = [];
+    for (let i = 0; i < 3; i++) statuses.push((await call(sandbox, paths.me)).status);
+    assert.deepEqual(statuses, [500, 500, 200]);
   });
-});
 
-test('changing the forms domain moves formsOrigin in GET /me and in new embedUrls, on a new live listener', async (t) => {
-  const sandbox = await sandboxFor(t);
-  const before = await mintSession(sandbox, microsoftForm, adele);
-  const origins = await sandbox.control.changeFormsDomain();
-  assert.notEqual(origins.formsOrigin, sandbox.formsOrigin);
-  assert.equal(origins.coreFormsOrigin, sandbox.coreFormsOrigin);
-  const org = OrganisationSchema.parse(await (await call(sandbox, paths.me)).json());
-  assert.equal(org.formsOrigin, origins.formsOrigin);
-  const after = await mintSession(sandbox, microsoftForm, adele);
-  assert.ok(isOnEmbedOrigin(after.embedUrl, origins.formsOrigin));
-  const page = await fetch(await redeem(after.embedUrl));
-  assert.equal(page.status, 200);
-  assert.equal(
-    (await fetch(await redeem(before.embedUrl))).status,
-    200,
-    'the old origin still serves',
-  );
-});
-
-test('stats count requests per route, so a client can prove how many upstream calls it made', async (t) => {
-  const sandbox = await sandboxFor(t);
-  await Promise.all([call(sandbox, paths.me), call(sandbox, paths.me), call(sandbox, '/nowhere')]);
-  await requestSession(sandbox, { kind: 'coreForm', slug: fixtureIds.coreForms.newStarter }, adele);
-  assert.deepEqual(sandbox.control.stats(), {
-    [`GET ${paths.me}`]: 2,
-    'GET (no route)': 1,
-    [`POST ${paths.coreFormSession}`]: 1,
+  test('a reset fault destroys the connection without an answer', async (t) => {
+    const sandbox = await sandboxFor(t);
+    sandbox.control.fail({ kind: 'reset', scope: 'session' });
+    await assert.rejects(requestSession(sandbox, microsoftForm, adele), TypeError);
+    assert.equal((await requestSession(sandbox, microsoftForm, adele)).status, 200);
   });
-});
 
-test('microsoft connection state: broken, then throttled, then ok again', async (t) => {
-  const sandbox = await sandboxFor(t);
-  sandbox.control.setMicrosoftConnection({ state: 'broken' });
-  assert.equal(
-    (await sessionError(await requestSession(sandbox, microsoftForm, adele))).code,
-    'microsoft_connection_failed',
-  );
-  sandbox.control.setMicrosoftConnection({ state: 'throttled', retryAfter: 12 });
-  const throttled = await requestSession(sandbox, microsoftForm, adele);
-  assert.equal(throttled.headers.get('retry-after'), '12');
-  assert.equal((await sessionError(throttled)).code, 'microsoft_unavailable');
-  const google = await requestSession(
-    sandbox,
-    { kind: 'form', formId: fixtureIds.forms.google },
-    { userIdentifier: fixtureIds.users.alex },
-  );
-  assert.equal(google.status, 200, 'google forms do not use the Microsoft connection');
-  sandbox.control.setMicrosoftConnection({ state: 'ok' });
-  assert.equal((await requestSession(sandbox, microsoftForm, adele)).status, 200);
+  test('a notJson fault answers a body that is not JSON', async (t) => {
+    const sandbox = await sandboxFor(t);
+    sandbox.control.fail({ kind: 'notJson', status: 502 });
+    const response = await call(sandbox, paths.me);
+    assert.equal(response.status, 502);
+    assert.match(response.headers.get('content-type') ?? '', /text\/html/);
+    await assert.rejects(response.json(), SyntaxError);
+  });
+
+  test('a foreignEmbedUrl fault answers one successful mint whose embedUrl is on a foreign origin', async (t) => {
+    const sandbox = await sandboxFor(t);
+    sandbox.control.fail({ kind: 'foreignEmbedUrl', scope: 'session' });
+    const foreign = await mintSession(sandbox, microsoftForm, adele);
+    assert.equal(new URL(foreign.embedUrl).origin, 'https://foreign.example');
+    const next = await mintSession(sandbox, microsoftForm, adele);
+    assert.ok(isOnEmbedOrigin(next.embedUrl, sandbox.formsOrigin));
+  });
+
+  /** Which of two requests answers first: `held` was sent first, `next` once `held` arrived. */
+  async function firstAnswered(sandbox: Sandbox, path: string) {
+    const held = call(sandbox, path).then(() => 'held' as const);
+    held.catch(() => {}); // still waiting when the sandbox closes
+    while (!sandbox.control.stats()[`GET ${path}`]) await new Promise(setImmediate);
+    const next = call(sandbox, path).then(() => 'next' as const);
+    return Promise.race([held, next]);
+  }
+
+  test('a delay fault holds the next answer only; latencyMs holds every answer', async (t) => {
+    const sandbox = await sandboxFor(t);
+    sandbox.control.fail({ kind: 'delay', delayMs: 60_000 });
+    assert.equal(await firstAnswered(sandbox, paths.me), 'next', 'the delayed one answers later');
+    const slow = await sandboxFor(t, { latencyMs: 60_000 });
+    const held = call(slow, paths.me);
+    held.catch(() => {});
+    while (!slow.control.stats()[`GET ${paths.me}`]) await new Promise(setImmediate);
+    slow.control.setLatency(0);
+    assert.equal((await call(slow, paths.me)).status, 200, 'latency is read per request');
+    const settled = await Promise.race([held.then(() => true), Promise.resolve(false)]);
+    assert.equal(settled, false, 'the request that arrived under latencyMs is still held');
+  });
+
+  describe('control.advanceClock', () => {
+    test('ages handles and sessions without waiting, in process and over HTTP; reset returns to wall time', async (t) => {
+      const sandbox = await sandboxFor(t, { controlApi: true });
+      const first = await mintSession(sandbox, microsoftForm, adele);
+      const advanced = await postControl(sandbox.baseUrl, 'advance-clock', { seconds: 121 });
+      assert.equal(advanced.status, 200);
+      assert.equal((await fetch(first.embedUrl, { redirect: 'manual' })).status, 401, 'too old');
+      const second = await mintSession(sandbox, microsoftForm, adele);
+      const sessionUrl = await redeem(second.embedUrl);
+      sandbox.control.advanceClock(1800);
+      assert.equal((await fetch(sessionUrl)).status, 401, 'the session lapsed');
+      sandbox.control.reset();
+      const third = await mintSession(sandbox, microsoftForm, adele);
+      assert.equal((await fetch(await redeem(third.embedUrl))).status, 200);
+    });
+
+    test('refuses anything but a finite number of seconds >= 0', async (t) => {
+      const sandbox = await sandboxFor(t, { controlApi: true });
+      for (const seconds of [-1, '5', null, Number.POSITIVE_INFINITY]) {
+        const answer = await postControl(sandbox.baseUrl, 'advance-clock', { seconds });
+        assert.equal(answer.status, 400, String(seconds));
+        assert.match(PlainErrorBodySchema.parse(await answer.json()).error, /seconds/);
+      }
+      assert.throws(() => sandbox.control.advanceClock(Number.NaN), /seconds/);
+    });
+  });
+
+  test('changing the forms domain moves formsOrigin in GET /me and in new embedUrls, on a new live listener', async (t) => {
+    const sandbox = await sandboxFor(t);
+    const before = await mintSession(sandbox, microsoftForm, adele);
+    const origins = await sandbox.control.changeFormsDomain();
+    assert.notEqual(origins.formsOrigin, sandbox.formsOrigin);
+    assert.equal(origins.coreFormsOrigin, sandbox.coreFormsOrigin);
+    const org = OrganisationSchema.parse(await (await call(sandbox, paths.me)).json());
+    assert.equal(org.formsOrigin, origins.formsOrigin);
+    const after = await mintSession(sandbox, microsoftForm, adele);
+    assert.ok(isOnEmbedOrigin(after.embedUrl, origins.formsOrigin));
+    const page = await fetch(await redeem(after.embedUrl));
+    assert.equal(page.status, 200);
+    assert.equal(
+      (await fetch(await redeem(before.embedUrl))).status,
+      200,
+      'the old origin still serves',
+    );
+  });
+
+  test('stats count requests per route, so a client can prove how many upstream calls it made', async (t) => {
+    const sandbox = await sandboxFor(t);
+    await Promise.all([
+      call(sandbox, paths.me),
+      call(sandbox, paths.me),
+      call(sandbox, '/nowhere'),
+    ]);
+    await requestSession(
+      sandbox,
+      { kind: 'coreForm', slug: fixtureIds.coreForms.newStarter },
+      adele,
+    );
+    assert.deepEqual(sandbox.control.stats(), {
+      [`GET ${paths.me}`]: 2,
+      'GET (no route)': 1,
+      [`POST ${paths.coreFormSession}`]: 1,
+    });
+  });
+
+  test('microsoft connection state: broken, then throttled, then ok again', async (t) => {
+    const sandbox = await sandboxFor(t);
+    sandbox.control.setMicrosoftConnection({ state: 'broken' });
+    assert.equal(
+      (await sessionError(await requestSession(sandbox, microsoftForm, adele))).code,
+      'microsoft_connection_failed',
+    );
+    sandbox.control.setMicrosoftConnection({ state: 'throttled', retryAfter: 12 });
+    const throttled = await requestSession(sandbox, microsoftForm, adele);
+    assert.equal(throttled.headers.get('retry-after'), '12');
+    assert.equal((await sessionError(throttled)).code, 'microsoft_unavailable');
+    const google = await requestSession(
+      sandbox,
+      { kind: 'form', formId: fixtureIds.forms.google },
+      { userIdentifier: fixtureIds.users.alex },
+    );
+    assert.equal(google.status, 200, 'google forms do not use the Microsoft connection');
+    sandbox.control.setMicrosoftConnection({ state: 'ok' });
+    assert.equal((await requestSession(sandbox, microsoftForm, adele)).status, 200);
+  });
 });

@@ -150,29 +150,33 @@ describe('form-session rules', () => {
   });
 });
 
-test('Cache-Control: no-store is on every answer of both form-session endpoints, refusals and faults included', async (t) => {
-  const sandbox = await sandboxFor(t);
-  const adele = { microsoftTenantId: tenants.contoso, userIdentifier: users.adele };
-  const newStarter = { kind: 'coreForm', slug: coreForms.newStarter } as const;
-  const answers: Record<string, Response> = {};
-  for (const target of [microsoftForm, newStarter]) {
-    answers[`401 ${target.kind}`] = await requestSession(sandbox, target, adele, { apiKey: null });
-    answers[`400 body ${target.kind}`] = await call(sandbox, sessionPath(target), {
-      method: 'POST',
-      body: '{}',
-      headers: { 'content-type': 'text/plain; charset=foo' },
-    });
-  }
-  answers['404 form'] = await requestSession(sandbox, { kind: 'form', formId: 'form_missing' });
-  sandbox.control.fail({ kind: 'error', code: 'unavailable', scope: 'session' });
-  answers['error fault'] = await requestSession(sandbox, microsoftForm, adele);
-  sandbox.control.fail({ kind: 'notJson', status: 502, scope: 'session' });
-  answers['notJson fault'] = await requestSession(sandbox, microsoftForm, adele);
-  await sandbox.control.exhaustRateLimit('mints');
-  answers['429 rate_limited'] = await requestSession(sandbox, newStarter, adele);
-  for (const [name, response] of Object.entries(answers)) {
-    assert.ok(response.status >= 400, `${name}: ${response.status}`);
-    assert.equal(response.headers.get('cache-control'), 'no-store', name);
-    await response.body?.cancel();
-  }
+describe('form-session answers are never cached', () => {
+  test('Cache-Control: no-store is on every answer of both form-session endpoints, refusals and faults included', async (t) => {
+    const sandbox = await sandboxFor(t);
+    const adele = { microsoftTenantId: tenants.contoso, userIdentifier: users.adele };
+    const newStarter = { kind: 'coreForm', slug: coreForms.newStarter } as const;
+    const answers: Record<string, Response> = {};
+    for (const target of [microsoftForm, newStarter]) {
+      answers[`401 ${target.kind}`] = await requestSession(sandbox, target, adele, {
+        apiKey: null,
+      });
+      answers[`400 body ${target.kind}`] = await call(sandbox, sessionPath(target), {
+        method: 'POST',
+        body: '{}',
+        headers: { 'content-type': 'text/plain; charset=foo' },
+      });
+    }
+    answers['404 form'] = await requestSession(sandbox, { kind: 'form', formId: 'form_missing' });
+    sandbox.control.fail({ kind: 'error', code: 'unavailable', scope: 'session' });
+    answers['error fault'] = await requestSession(sandbox, microsoftForm, adele);
+    sandbox.control.fail({ kind: 'notJson', status: 502, scope: 'session' });
+    answers['notJson fault'] = await requestSession(sandbox, microsoftForm, adele);
+    await sandbox.control.exhaustRateLimit('mints');
+    answers['429 rate_limited'] = await requestSession(sandbox, newStarter, adele);
+    for (const [name, response] of Object.entries(answers)) {
+      assert.ok(response.status >= 400, `${name}: ${response.status}`);
+      assert.equal(response.headers.get('cache-control'), 'no-store', name);
+      await response.body?.cancel();
+    }
+  });
 });

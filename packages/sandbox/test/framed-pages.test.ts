@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { describe, test } from 'node:test';
 import { fixtureIds } from '../src/index.js';
 import { mintSession, postedState, redeem, sandboxFor } from './helpers.js';
 
@@ -23,162 +23,170 @@ const lookup = (sessionUrl: string) =>
     body: '{"query":""}',
   });
 
-test('a GET of the embedUrl redeems the handle and 303-redirects to a session URL without the handle', async (t) => {
-  const sandbox = await sandboxFor(t);
-  const session = await mintSession(sandbox, microsoftForm, adele);
-  const sessionUrl = await redeem(session.embedUrl);
-  assert.ok(sessionUrl.startsWith(`${sandbox.formsOrigin}/f/${fixtureIds.forms.microsoft}/s/`));
-  assert.ok(!sessionUrl.includes(session.formSessionHandle ?? '-'));
-  const page = await fetch(sessionUrl);
-  assert.equal(page.status, 200);
-  assert.equal(page.headers.get('set-cookie'), null, 'no cookies');
-  assert.equal(page.headers.get('cache-control'), 'no-store');
-  assert.equal(page.headers.get('x-frame-options'), null, 'the page may be framed');
-  const html = await page.text();
-  assert.match(html, /<h1>IT support request<\/h1>/);
-  assert.match(html, /Signed in as adele@contoso\.example/);
-  assert.match(html, /<button type="submit">Submit<\/button>/);
-  assert.equal(postedState(html), undefined, 'a live session posts nothing');
-  const reload = await fetch(sessionUrl);
-  assert.equal(reload.status, 200, 'a reload of the session URL does not redeem again');
-});
+describe('framed pages: handles, sessions and lapses', () => {
+  test('a GET of the embedUrl redeems the handle and 303-redirects to a session URL without the handle', async (t) => {
+    const sandbox = await sandboxFor(t);
+    const session = await mintSession(sandbox, microsoftForm, adele);
+    const sessionUrl = await redeem(session.embedUrl);
+    assert.ok(sessionUrl.startsWith(`${sandbox.formsOrigin}/f/${fixtureIds.forms.microsoft}/s/`));
+    assert.ok(!sessionUrl.includes(session.formSessionHandle ?? '-'));
+    const page = await fetch(sessionUrl);
+    assert.equal(page.status, 200);
+    assert.equal(page.headers.get('set-cookie'), null, 'no cookies');
+    assert.equal(page.headers.get('cache-control'), 'no-store');
+    assert.equal(page.headers.get('x-frame-options'), null, 'the page may be framed');
+    const html = await page.text();
+    assert.match(html, /<h1>IT support request<\/h1>/);
+    assert.match(html, /Signed in as adele@contoso\.example/);
+    assert.match(html, /<button type="submit">Submit<\/button>/);
+    assert.equal(postedState(html), undefined, 'a live session posts nothing');
+    const reload = await fetch(sessionUrl);
+    assert.equal(reload.status, 200, 'a reload of the session URL does not redeem again');
+  });
 
-test('a handle is single use: the second GET renders "could not sign you in" and posts error', async (t) => {
-  const sandbox = await sandboxFor(t);
-  const session = await mintSession(sandbox, microsoftForm, adele);
-  await redeem(session.embedUrl);
-  const again = await fetch(session.embedUrl, { redirect: 'manual' });
-  assert.equal(again.status, 401);
-  const html = await again.text();
-  assert.match(html, /could not sign you in/);
-  assert.equal(postedState(html), 'error');
-});
+  test('a handle is single use: the second GET renders "could not sign you in" and posts error', async (t) => {
+    const sandbox = await sandboxFor(t);
+    const session = await mintSession(sandbox, microsoftForm, adele);
+    await redeem(session.embedUrl);
+    const again = await fetch(session.embedUrl, { redirect: 'manual' });
+    assert.equal(again.status, 401);
+    const html = await again.text();
+    assert.match(html, /could not sign you in/);
+    assert.equal(postedState(html), 'error');
+  });
 
-test('a handle older than its window (expiresIn, 120 s) cannot be redeemed and posts error', async (t) => {
-  const sandbox = await sandboxFor(t);
-  const inTime = await mintSession(sandbox, microsoftForm, adele);
-  const late = await mintSession(sandbox, microsoftForm, adele);
-  sandbox.control.advanceClock(119);
-  assert.equal((await fetch(inTime.embedUrl, { redirect: 'manual' })).status, 303, 'at 119 s');
-  sandbox.control.advanceClock(2);
-  const answer = await fetch(late.embedUrl, { redirect: 'manual' });
-  assert.equal(answer.status, 401);
-  assert.equal(postedState(await answer.text()), 'error');
-});
+  test('a handle older than its window (expiresIn, 120 s) cannot be redeemed and posts error', async (t) => {
+    const sandbox = await sandboxFor(t);
+    const inTime = await mintSession(sandbox, microsoftForm, adele);
+    const late = await mintSession(sandbox, microsoftForm, adele);
+    sandbox.control.advanceClock(119);
+    assert.equal((await fetch(inTime.embedUrl, { redirect: 'manual' })).status, 303, 'at 119 s');
+    sandbox.control.advanceClock(2);
+    const answer = await fetch(late.embedUrl, { redirect: 'manual' });
+    assert.equal(answer.status, 401);
+    assert.equal(postedState(await answer.text()), 'error');
+  });
 
-test('handleTtlSeconds shortens the window', async (t) => {
-  const sandbox = await sandboxFor(t, { handleTtlSeconds: 10 });
-  const session = await mintSession(sandbox, microsoftForm, adele);
-  assert.equal(session.expiresIn, 10);
-  sandbox.control.advanceClock(11);
-  const late = await fetch(session.embedUrl, { redirect: 'manual' });
-  assert.equal(postedState(await late.text()), 'error');
-});
+  test('handleTtlSeconds shortens the window', async (t) => {
+    const sandbox = await sandboxFor(t, { handleTtlSeconds: 10 });
+    const session = await mintSession(sandbox, microsoftForm, adele);
+    assert.equal(session.expiresIn, 10);
+    sandbox.control.advanceClock(11);
+    const late = await fetch(session.embedUrl, { redirect: 'manual' });
+    assert.equal(postedState(await late.text()), 'error');
+  });
 
-test('a made-up handle, or a handle for another form, posts error', async (t) => {
-  const sandbox = await sandboxFor(t);
-  const forged = await fetch(
-    `${sandbox.formsOrigin}/f/${fixtureIds.forms.microsoft}?handle=fsh_forged`,
-  );
-  assert.equal(postedState(await forged.text()), 'error');
-  const session = await mintSession(sandbox, microsoftForm, adele);
-  const handle = new URL(session.embedUrl).searchParams.get('handle') ?? '';
-  const other = await fetch(`${sandbox.formsOrigin}/f/${fixtureIds.forms.google}?handle=${handle}`);
-  assert.equal(postedState(await other.text()), 'error');
-});
+  test('a made-up handle, or a handle for another form, posts error', async (t) => {
+    const sandbox = await sandboxFor(t);
+    const forged = await fetch(
+      `${sandbox.formsOrigin}/f/${fixtureIds.forms.microsoft}?handle=fsh_forged`,
+    );
+    assert.equal(postedState(await forged.text()), 'error');
+    const session = await mintSession(sandbox, microsoftForm, adele);
+    const handle = new URL(session.embedUrl).searchParams.get('handle') ?? '';
+    const other = await fetch(
+      `${sandbox.formsOrigin}/f/${fixtureIds.forms.google}?handle=${handle}`,
+    );
+    assert.equal(postedState(await other.text()), 'error');
+  });
 
-test('a redeem fault (e.g. rate-limited past retry) renders the error page', async (t) => {
-  const sandbox = await sandboxFor(t);
-  sandbox.control.fail({ kind: 'error', code: 'rate_limited', scope: 'redeem' });
-  const session = await mintSession(sandbox, microsoftForm, adele);
-  const failed = await fetch(session.embedUrl, { redirect: 'manual' });
-  assert.equal(failed.status, 429);
-  assert.equal(postedState(await failed.text()), 'error');
-});
+  test('a redeem fault (e.g. rate-limited past retry) renders the error page', async (t) => {
+    const sandbox = await sandboxFor(t);
+    sandbox.control.fail({ kind: 'error', code: 'rate_limited', scope: 'redeem' });
+    const session = await mintSession(sandbox, microsoftForm, adele);
+    const failed = await fetch(session.embedUrl, { redirect: 'manual' });
+    assert.equal(failed.status, 429);
+    assert.equal(postedState(await failed.text()), 'error');
+  });
 
-test('submitting a live session renders a Submitted confirmation with a reference', async (t) => {
-  const sandbox = await sandboxFor(t);
-  const sessionUrl = await redeem((await mintSession(sandbox, microsoftForm, adele)).embedUrl);
-  const answer = await submit(sessionUrl);
-  assert.equal(answer.status, 200);
-  assert.match(await answer.text(), /<h1>Submitted<\/h1>[\s\S]*REF-[0-9A-F]{6}/);
-});
+  test('submitting a live session renders a Submitted confirmation with a reference', async (t) => {
+    const sandbox = await sandboxFor(t);
+    const sessionUrl = await redeem((await mintSession(sandbox, microsoftForm, adele)).embedUrl);
+    const answer = await submit(sessionUrl);
+    assert.equal(answer.status, 200);
+    assert.match(await answer.text(), /<h1>Submitted<\/h1>[\s\S]*REF-[0-9A-F]{6}/);
+  });
 
-test('a session lapsed 30 minutes after mint is noticed on reload and posts expired once per lapse', async (t) => {
-  const sandbox = await sandboxFor(t);
-  const sessionUrl = await redeem((await mintSession(sandbox, microsoftForm, adele)).embedUrl);
-  sandbox.control.advanceClock(30 * 60);
-  const first = await fetch(sessionUrl);
-  assert.equal(first.status, 401);
-  const html = await first.text();
-  assert.match(html, /Your session has ended/);
-  assert.equal(postedState(html), 'expired');
-  const second = await fetch(sessionUrl);
-  assert.match(await second.text(), /<body>/, 'the second notice of the same lapse posts nothing');
-});
+  test('a session lapsed 30 minutes after mint is noticed on reload and posts expired once per lapse', async (t) => {
+    const sandbox = await sandboxFor(t);
+    const sessionUrl = await redeem((await mintSession(sandbox, microsoftForm, adele)).embedUrl);
+    sandbox.control.advanceClock(30 * 60);
+    const first = await fetch(sessionUrl);
+    assert.equal(first.status, 401);
+    const html = await first.text();
+    assert.match(html, /Your session has ended/);
+    assert.equal(postedState(html), 'expired');
+    const second = await fetch(sessionUrl);
+    assert.match(
+      await second.text(),
+      /<body>/,
+      'the second notice of the same lapse posts nothing',
+    );
+  });
 
-test('the session lasts sessionTtlSeconds from mint, not from redemption', async (t) => {
-  const sandbox = await sandboxFor(t, { sessionTtlSeconds: 100 });
-  const session = await mintSession(sandbox, microsoftForm, adele);
-  sandbox.control.advanceClock(60);
-  const sessionUrl = await redeem(session.embedUrl);
-  sandbox.control.advanceClock(39);
-  assert.equal(postedState(await (await fetch(sessionUrl)).text()), undefined, 'at 99 s');
-  sandbox.control.advanceClock(1);
-  assert.equal(postedState(await (await fetch(sessionUrl)).text()), 'expired', 'at 100 s');
-});
+  test('the session lasts sessionTtlSeconds from mint, not from redemption', async (t) => {
+    const sandbox = await sandboxFor(t, { sessionTtlSeconds: 100 });
+    const session = await mintSession(sandbox, microsoftForm, adele);
+    sandbox.control.advanceClock(60);
+    const sessionUrl = await redeem(session.embedUrl);
+    sandbox.control.advanceClock(39);
+    assert.equal(postedState(await (await fetch(sessionUrl)).text()), undefined, 'at 99 s');
+    sandbox.control.advanceClock(1);
+    assert.equal(postedState(await (await fetch(sessionUrl)).text()), 'expired', 'at 100 s');
+  });
 
-test('a lapse is noticed on submit and posts expired once per lapse', async (t) => {
-  const sandbox = await sandboxFor(t);
-  const sessionUrl = await redeem((await mintSession(sandbox, microsoftForm, adele)).embedUrl);
-  sandbox.control.expireSessions();
-  const first = await submit(sessionUrl);
-  assert.equal(first.status, 401);
-  assert.equal(postedState(await first.text()), 'expired');
-  const second = await submit(sessionUrl);
-  assert.equal(second.status, 401);
-  assert.equal(postedState(await second.text()), undefined);
-});
+  test('a lapse is noticed on submit and posts expired once per lapse', async (t) => {
+    const sandbox = await sandboxFor(t);
+    const sessionUrl = await redeem((await mintSession(sandbox, microsoftForm, adele)).embedUrl);
+    sandbox.control.expireSessions();
+    const first = await submit(sessionUrl);
+    assert.equal(first.status, 401);
+    assert.equal(postedState(await first.text()), 'expired');
+    const second = await submit(sessionUrl);
+    assert.equal(second.status, 401);
+    assert.equal(postedState(await second.text()), undefined);
+  });
 
-test('the Core form page offers a lookup; a lapse is noticed on lookup and posts once', async (t) => {
-  const sandbox = await sandboxFor(t);
-  const session = await mintSession(sandbox, coreForm, adele);
-  const sessionUrl = await redeem(session.embedUrl);
-  assert.ok(
-    sessionUrl.startsWith(`${sandbox.coreFormsOrigin}/c/${fixtureIds.coreForms.newStarter}/s/`),
-  );
-  assert.match(await (await fetch(sessionUrl)).text(), />Look up<\/button>/);
-  const live = await lookup(sessionUrl);
-  assert.equal(live.status, 200);
-  assert.match(((await live.json()) as { result: string }).result, /Lookup complete/);
-  sandbox.control.expireSessions();
-  const first = await lookup(sessionUrl);
-  assert.equal(first.status, 401);
-  assert.deepEqual(await first.json(), { state: 'expired', post: true });
-  assert.deepEqual(await (await lookup(sessionUrl)).json(), { state: 'expired', post: false });
-  assert.equal(postedState(await (await fetch(sessionUrl)).text()), undefined, 'same lapse');
-});
+  test('the Core form page offers a lookup; a lapse is noticed on lookup and posts once', async (t) => {
+    const sandbox = await sandboxFor(t);
+    const session = await mintSession(sandbox, coreForm, adele);
+    const sessionUrl = await redeem(session.embedUrl);
+    assert.ok(
+      sessionUrl.startsWith(`${sandbox.coreFormsOrigin}/c/${fixtureIds.coreForms.newStarter}/s/`),
+    );
+    assert.match(await (await fetch(sessionUrl)).text(), />Look up<\/button>/);
+    const live = await lookup(sessionUrl);
+    assert.equal(live.status, 200);
+    assert.match(((await live.json()) as { result: string }).result, /Lookup complete/);
+    sandbox.control.expireSessions();
+    const first = await lookup(sessionUrl);
+    assert.equal(first.status, 401);
+    assert.deepEqual(await first.json(), { state: 'expired', post: true });
+    assert.deepEqual(await (await lookup(sessionUrl)).json(), { state: 'expired', post: false });
+    assert.equal(postedState(await (await fetch(sessionUrl)).text()), undefined, 'same lapse');
+  });
 
-test('a none form with no user renders an anonymous page that submits without a session', async (t) => {
-  const sandbox = await sandboxFor(t);
-  const session = await mintSession(sandbox, { kind: 'form', formId: fixtureIds.forms.open });
-  const page = await fetch(session.embedUrl, { redirect: 'manual' });
-  assert.equal(page.status, 200);
-  assert.match(await page.text(), /not signed in: this form is anonymous/);
-  const done = await fetch(`${session.embedUrl}/submit`, { method: 'POST' });
-  assert.match(await done.text(), /<h1>Submitted<\/h1>/);
-});
+  test('a none form with no user renders an anonymous page that submits without a session', async (t) => {
+    const sandbox = await sandboxFor(t);
+    const session = await mintSession(sandbox, { kind: 'form', formId: fixtureIds.forms.open });
+    const page = await fetch(session.embedUrl, { redirect: 'manual' });
+    assert.equal(page.status, 200);
+    assert.match(await page.text(), /not signed in: this form is anonymous/);
+    const done = await fetch(`${session.embedUrl}/submit`, { method: 'POST' });
+    assert.match(await done.text(), /<h1>Submitted<\/h1>/);
+  });
 
-test('a portal session shows the portal identifier', async (t) => {
-  const sandbox = await sandboxFor(t);
-  const session = await mintSession(
-    sandbox,
-    { kind: 'form', formId: fixtureIds.forms.open },
-    { userIdentifier: 'portal-user-42' },
-  );
-  assert.equal(session.provider, 'portal');
-  assert.match(
-    await (await fetch(await redeem(session.embedUrl))).text(),
-    /Signed in as portal-user-42/,
-  );
+  test('a portal session shows the portal identifier', async (t) => {
+    const sandbox = await sandboxFor(t);
+    const session = await mintSession(
+      sandbox,
+      { kind: 'form', formId: fixtureIds.forms.open },
+      { userIdentifier: 'portal-user-42' },
+    );
+    assert.equal(session.provider, 'portal');
+    assert.match(
+      await (await fetch(await redeem(session.embedUrl))).text(),
+      /Signed in as portal-user-42/,
+    );
+  });
 });

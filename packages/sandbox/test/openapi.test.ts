@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { describe, test } from 'node:test';
 import { defaultServicePaths } from '@form-embed/protocol';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { call, sandboxFor } from './helpers.js';
@@ -11,34 +11,36 @@ interface Document {
   'x-service-scopes': Record<string, string>;
 }
 
-test('openapi.json is a valid OpenAPI 3.0.3 document, version 1.4.0 (checked by an OpenAPI validator)', async (t) => {
-  const sandbox = await sandboxFor(t);
-  const response = await call(sandbox, defaultServicePaths.openapi);
-  assert.equal(response.status, 200);
-  const document = (await response.json()) as Document;
-  const validator = new Validator();
-  const result = await validator.validate(document as unknown as Record<string, unknown>);
-  assert.deepEqual(result.errors ?? [], []);
-  assert.equal(result.valid, true);
-  assert.equal(validator.version, '3.0');
-  assert.equal(document.openapi, '3.0.3');
-  assert.equal(document.info.version, '1.4.0');
-});
+describe('GET /api/v1/openapi.json', () => {
+  test('openapi.json is a valid OpenAPI 3.0.3 document, version 1.4.0 (checked by an OpenAPI validator)', async (t) => {
+    const sandbox = await sandboxFor(t);
+    const response = await call(sandbox, defaultServicePaths.openapi);
+    assert.equal(response.status, 200);
+    const document = (await response.json()) as Document;
+    const validator = new Validator();
+    const result = await validator.validate(document as unknown as Record<string, unknown>);
+    assert.deepEqual(result.errors ?? [], []);
+    assert.equal(result.valid, true);
+    assert.equal(validator.version, '3.0');
+    assert.equal(document.openapi, '3.0.3');
+    assert.equal(document.info.version, '1.4.0');
+  });
 
-test('openapi.json describes every path the sandbox serves, each operation with its x-service-scope marker', async (t) => {
-  const sandbox = await sandboxFor(t);
-  const document = (await (await call(sandbox, defaultServicePaths.openapi)).json()) as Document;
-  assert.deepEqual(Object.keys(document.paths).sort(), Object.values(defaultServicePaths).sort());
-  assert.deepEqual(Object.keys(document['x-service-scopes']).sort(), [
-    'any',
-    'core:configure',
-    'core:run',
-    'executions:manage',
-  ]);
-  for (const [path, operations] of Object.entries(document.paths)) {
-    for (const [method, operation] of Object.entries(operations)) {
-      const scope = operation['x-service-scope'];
-      assert.ok(scope && scope in document['x-service-scopes'], `${method} ${path}`);
+  test('openapi.json describes every path the sandbox serves, each operation with its x-service-scope marker', async (t) => {
+    const sandbox = await sandboxFor(t);
+    const document = (await (await call(sandbox, defaultServicePaths.openapi)).json()) as Document;
+    assert.deepEqual(Object.keys(document.paths).sort(), Object.values(defaultServicePaths).sort());
+    assert.deepEqual(Object.keys(document['x-service-scopes']).sort(), [
+      'any',
+      'core:configure',
+      'core:run',
+      'executions:manage',
+    ]);
+    for (const [path, operations] of Object.entries(document.paths)) {
+      for (const [method, operation] of Object.entries(operations)) {
+        const scope = operation['x-service-scope'];
+        assert.ok(scope && scope in document['x-service-scopes'], `${method} ${path}`);
+      }
     }
-  }
+  });
 });
