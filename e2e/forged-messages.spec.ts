@@ -7,7 +7,10 @@ import {
   test,
 } from './demo-fixture.js';
 
-test('embedded form message (docs/contract.md#embedded-form-message): forged messages never cause a remint', async ({ page, demo }) => {
+test('embedded form message (docs/contract.md#embedded-form-message): forged messages never cause a remint', async ({
+  page,
+  demo,
+}) => {
   await recordEvents(page);
   await page.goto(`${demo.url}/hostile.html`);
   const element = page.locator('#target');
