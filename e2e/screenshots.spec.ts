@@ -14,6 +14,11 @@ test('demo screenshots: minting, framed, waiting, failed and reminted', async ({
   page,
   demo,
 }, testInfo) => {
+  // Seven states on three pages, each photographed: more than one check's worth of time.
+  test.setTimeout(60_000);
+  // The page's clock stands still until the test moves it, so the Retry-After wait is
+  // photographed whatever the machine's load. (The mint's latency is the sandbox's, on wall time.)
+  await page.clock.pauseAt(Date.now() + 1_000);
   demo.sandbox?.control.setLatency(2_000);
   await page.goto(demo.url);
   await expect(element(page)).toHaveAttribute('state', 'minting');
@@ -34,7 +39,8 @@ test('demo screenshots: minting, framed, waiting, failed and reminted', async ({
   await page.locator('[data-action=remint]').click();
   await expect(element(page)).toHaveAttribute('state', 'waiting');
   await shoot(page, testInfo, '3-waiting');
-  await expect(element(page)).toHaveAttribute('state', 'framed', { timeout: 10_000 });
+  await page.clock.runFor(3_500); // Retry-After 3 s, plus the backoff's jitter of up to 10%
+  await expect(element(page)).toHaveAttribute('state', 'framed');
 
   demo.sandbox?.control.fail({ kind: 'error', scope: 'session', code: 'user_not_found' });
   await page.locator('[data-action=remint]').click();
