@@ -80,6 +80,8 @@ function mountPortal(app: express.Express, options: DemoOptions, sandbox: Sandbo
       baseUrl: service.baseUrl,
       resolveUser: (req) => (sandbox ? personas[signedInPersona(req)].user : realUser),
       limit: { mints: options.mintsPerMinute, store: options.limitStore },
+      // The signed-out persona still sees the forms that need no user.
+      catalogue: { anonymous: true },
     }),
   );
   mountDemoRoutes(app, sandbox);
