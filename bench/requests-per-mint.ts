@@ -23,8 +23,8 @@ async function mint(portal: PortalInfo): Promise<void> {
 
 /**
  * Upstream requests per mint, counted by the sandbox. Must run on a portal that has not minted
- * yet: the first mints (10 at once) find the embed origins uncached, so they also cost the one
- * `GET /api/v1/me`; every later mint must cost exactly one upstream request.
+ * yet: the first 10 mints go at once, as a page of several embeds would send them; every mint
+ * must cost exactly one upstream request (the embed origins were fetched at creation).
  */
 export async function benchRequestsPerMint(
   sandbox: SandboxInfo,
@@ -56,10 +56,12 @@ export async function benchRequestsPerMint(
     },
     {
       id: 'upstream.me',
-      label: 'Upstream GET /api/v1/me over all mints (cached, single-flight)',
+      label: 'Upstream GET /api/v1/me during all mints (fetched at creation, cached)',
       unit: 'requests',
       value: exactly(all['GET /api/v1/me'] ?? 0),
-      budget: { kind: 'exact', value: 1 },
+      // The middleware fetches the embed origins when it is created, before this count starts:
+      // 0 here; 1 if that first fetch had failed; more would mean no caching.
+      budget: { kind: 'max', value: 1 },
     },
   ];
 }

@@ -79,7 +79,7 @@ try {
   );
   cleanups.push(portal.stop);
 
-  // First, while the portal has not minted yet: it counts the one GET /me.
+  // First, while the portal has not minted yet: its first mints go at once.
   await section('upstream requests per mint', () =>
     benchRequestsPerMint(sandbox.info, portal.info),
   );
