@@ -54,7 +54,7 @@ async function requestsPerConnection(page: Page): Promise<number[]> {
 }
 
 /** Connect-to-src and plain fetch, alternated, after a warm-up of each. */
-async function connectVersusFetch(page: Page) {
+export async function connectVersusFetch(page: Page) {
   const connect: number[] = [];
   const fetchMint: number[] = [];
   for (let i = 0; i < BROWSER_RUNS.warmup + BROWSER_RUNS.timings; i++) {

@@ -1,5 +1,8 @@
 import '@form-embed/element/define';
-import type { FormEmbedElement } from '@form-embed/element';
+import { FormEmbedElement, type Messages, messages } from '@form-embed/element';
+import de from '@form-embed/element/locales/de';
+import es from '@form-embed/element/locales/es';
+import fr from '@form-embed/element/locales/fr';
 import {
   type Catalogue,
   isKnownSessionErrorCode,
@@ -21,6 +24,7 @@ const slot = byId<HTMLDivElement>('embed-slot');
 const log = byId<HTMLOListElement>('log');
 const controlResult = byId<HTMLParagraphElement>('control-result');
 let stateObserver: MutationObserver | undefined;
+const current = () => slot.querySelector('form-embed') as FormEmbedElement | null;
 
 const config: DemoConfig = await (await fetch('/demo/config')).json();
 byId('mode').textContent = config.mode === 'sandbox' ? 'Sandbox' : 'Real service';
@@ -86,15 +90,46 @@ async function loadCatalogue() {
   embed(formSelect.value, formSelect.selectedOptions[0]?.text ?? 'Embedded form');
 }
 
-personaSelect.addEventListener('change', async () => {
-  await fetch('/demo/sign-in', {
+function signInAs(persona: string) {
+  return fetch('/demo/sign-in', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ persona: personaSelect.value }),
+    body: JSON.stringify({ persona }),
   });
+}
+
+personaSelect.addEventListener('change', async () => {
+  await signInAs(personaSelect.value);
   showExpectation();
   await loadCatalogue();
 });
+
+// Signing out leaves the form open, as a portal whose session ends under an open page would.
+const signOut = byId<HTMLButtonElement>('sign-out');
+const signInAgain = byId<HTMLButtonElement>('sign-in-again');
+signOut.addEventListener('click', async () => {
+  await signInAs('anonymous');
+  signOut.hidden = true;
+  signInAgain.hidden = false;
+});
+signInAgain.addEventListener('click', async () => {
+  await signInAs(personaSelect.value);
+  signOut.hidden = false;
+  signInAgain.hidden = true;
+  current()?.remint();
+});
+
+const packs: Record<string, Messages> = { en: messages, de, fr, es };
+const langSelect = byId<HTMLSelectElement>('lang');
+function useLanguage(lang: string) {
+  FormEmbedElement.messages = packs[lang] ?? messages;
+  // Repaints an element already on the page in the new language.
+  const element = current();
+  if (element) element.messages = {};
+}
+langSelect.value = new URLSearchParams(location.search).get('lang') ?? 'en';
+useLanguage(langSelect.value);
+langSelect.addEventListener('change', () => useLanguage(langSelect.value));
 formSelect.addEventListener('change', () =>
   embed(formSelect.value, formSelect.selectedOptions[0]?.text ?? 'Embedded form'),
 );
@@ -115,7 +150,6 @@ async function control(action: string, body: unknown = {}) {
     : `The sandbox refused ${action} (${answer.status})`;
 }
 
-const current = () => slot.querySelector('form-embed') as FormEmbedElement | null;
 const actions: Record<string, () => unknown> = {
   expire: () => control('expire-sessions'),
   burn: () => {

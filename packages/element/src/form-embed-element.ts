@@ -217,7 +217,7 @@ export class FormEmbedElement extends ReactiveElement {
   #frame(session: MintResponse, attempt: number, signal: AbortSignal) {
     const { embedUrl, embedOrigin, expiresIn, provider } = session;
     const frame = make('iframe', { referrerPolicy: 'origin', src: embedUrl, part: 'frame' });
-    this.renderRoot.prepend(frame);
+    this.renderRoot.append(frame);
     signal.addEventListener('abort', () => {
       this.#refocus ||= this.shadowRoot?.activeElement === frame;
       frame.remove();

@@ -2,4 +2,4 @@
 // status area (the only div) fills the element while there is no frame, is a bar above the frame
 // while it holds a notice, and takes no room when it has nothing to say.
 export const styles =
-  ':host{display:flex;flex-flow:column;height:var(--form-embed-height,600px)}iframe{flex:1;border:0}div{display:flex;place-content:center;align-items:center;gap:1em;text-align:center;color:var(--form-embed-status-color);background:var(--form-embed-status-background)}div:not(:empty){padding:1em}:host(:not([state=framed])) div{flex:1;flex-flow:column}button{font:inherit;min-width:24px;min-height:24px}';
+  ':host{display:flex;flex-flow:column;height:var(--form-embed-height,600px)}iframe{flex:1;border:0}div{display:flex;place-content:center;align-items:center;gap:1em;text-align:center;color:var(--form-embed-status-color);background:var(--form-embed-status-background)}div:not(:empty){padding:1em}:host(:not([state=framed])) div{flex:1;flex-flow:column}button{font:inherit;min-width:24px;min-height:24px;flex:none}';

@@ -1,0 +1,40 @@
+import type { Page } from '@playwright/test';
+import { expectNoAxeViolations } from './axe.js';
+import { eventsOf, expect, recordEvents, submitOf, test } from './demo-fixture.js';
+
+const element = (page: Page) => page.locator('#embed-slot form-embed');
+const notice =
+  'Your session timed out and the form was reloaded. Entries not yet sent may need to be filled in again.';
+
+test('a remint after the session expired frames the form with a polite, dismissible notice that input may be lost', async ({
+  page,
+  demo,
+}) => {
+  await recordEvents(page);
+  await page.goto(demo.url);
+  await expect(element(page)).toHaveAttribute('state', 'framed');
+  await expect(submitOf(page)).toBeVisible();
+  // The first frame comes with no notice.
+  await expect(element(page).getByRole('status')).toHaveText('');
+
+  const form = page.frameLocator('#embed-slot form-embed iframe');
+  await form.getByLabel('Full name').fill('Adele Vance');
+  await form.getByLabel('Details').fill('A laptop for the new starter');
+  demo.sandbox?.control.expireSessions();
+  await submitOf(page).click();
+
+  const status = element(page).getByRole('status');
+  await expect(status).toContainText(notice);
+  await expect(element(page)).toHaveAttribute('state', 'framed');
+  await expect(status).toHaveAttribute('aria-live', 'polite');
+  // The reloaded form is empty: what the notice warns of.
+  await expect(form.getByLabel('Full name')).toHaveValue('');
+  const types = (await eventsOf(page)).map((e) => e.type);
+  expect(types.slice(-2)).toEqual(['form-embed-remint', 'form-embed-session']);
+  await expectNoAxeViolations(page);
+
+  await element(page).getByRole('button', { name: 'Dismiss' }).click();
+  await expect(status).toHaveText('');
+  await expect(element(page).locator('iframe')).toBeFocused();
+  await expect(submitOf(page)).toBeVisible();
+});

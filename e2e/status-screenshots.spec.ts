@@ -1,0 +1,69 @@
+import { mkdirSync } from 'node:fs';
+import type { Locator, Page, TestInfo } from '@playwright/test';
+import { expect, submitOf, test } from './demo-fixture.js';
+
+const element = (page: Page) => page.locator('#embed-slot form-embed');
+
+/**
+ * Attaches a screenshot of the console's stage (state bar and element) to the report, for a person
+ * to look at; with FORM_EMBED_SHOTS set, also writes it into that folder.
+ */
+export async function shoot(stage: Locator, testInfo: TestInfo, name: string) {
+  const path = testInfo.outputPath(`${name}.png`);
+  await stage.screenshot({ path });
+  await testInfo.attach(name, { path, contentType: 'image/png' });
+  const folder = process.env.FORM_EMBED_SHOTS;
+  if (folder) {
+    mkdirSync(folder, { recursive: true });
+    await stage.screenshot({ path: `${folder}/${name}.png` });
+  }
+}
+
+for (const lang of ['en', 'de'] as const) {
+  test(`screenshots of every state of <form-embed>, ${lang}`, async ({ page, demo }, testInfo) => {
+    const stage = page.locator('.stage');
+    const shot = (name: string) => shoot(stage, testInfo, `${lang}-${name}`);
+    const fail = (code: string, retryable = false) =>
+      demo.sandbox?.control.fail({
+        kind: 'error',
+        scope: 'session',
+        code,
+        ...(retryable ? { retryAfter: 3 } : {}),
+      });
+    const remint = () => page.locator('[data-action=remint]').click();
+
+    demo.sandbox?.control.setLatency(2_000);
+    await page.goto(`${demo.url}/?lang=${lang}`);
+    await expect(element(page)).toHaveAttribute('state', 'minting');
+    await shot('1-minting');
+    await expect(element(page)).toHaveAttribute('state', 'framed');
+    demo.sandbox?.control.setLatency(0);
+    await expect(submitOf(page)).toBeVisible();
+    await shot('2-framed');
+
+    fail('microsoft_unavailable', true);
+    await remint();
+    await expect(element(page)).toHaveAttribute('state', 'waiting');
+    await shot('3-waiting');
+
+    fail('user_not_found');
+    await remint();
+    await expect(element(page)).toHaveAttribute('state', 'failed');
+    await shot('4-failed-no-retry');
+
+    fail('unknown');
+    await remint();
+    await expect(element(page)).toHaveAttribute('state', 'failed');
+    await expect(element(page).locator('[part=retry]')).toBeVisible();
+    await shot('5-failed-with-retry');
+
+    await element(page).locator('[part=retry]').click();
+    await expect(element(page)).toHaveAttribute('state', 'framed');
+    await expect(submitOf(page)).toBeVisible();
+    demo.sandbox?.control.expireSessions();
+    await submitOf(page).click();
+    await expect(element(page).locator('[part=dismiss]')).toBeVisible();
+    await expect(submitOf(page)).toBeVisible();
+    await shot('6-lapse-notice');
+  });
+}
