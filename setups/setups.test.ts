@@ -3,8 +3,8 @@
 // run. Run by `npm run test:setups` (after `npm run build`, as `npm test` does).
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { readFile, rm } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { promisify } from 'node:util';
 import type { MintResponse } from '@form-embed/protocol';
@@ -44,6 +44,8 @@ after(async () => {
   if (!process.env.KEEP_SETUPS) {
     for (const settled of projects)
       if (settled.status === 'fulfilled') await settled.value.remove();
+    const packed = tarballs[0];
+    if (packed) await rm(dirname(packed.path), { recursive: true, force: true });
   }
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   console.log(`setups: packed, checked, installed, built and run in ${seconds} s`);
