@@ -1,0 +1,65 @@
+import type { Page } from '@playwright/test';
+import { expectNoAxeViolations } from './axe.js';
+import { eventsOf, expect, recordEvents, submitOf, test } from './demo-fixture.js';
+import { shoot } from './shoot.js';
+
+const element = (page: Page) => page.locator('#embed-slot form-embed');
+
+const signIn = {
+  en: 'Sign in again to open this form.',
+  de: 'Melden Sie sich erneut an, um dieses Formular zu öffnen.',
+};
+
+for (const lang of ['en', 'de'] as const) {
+  test(`signed out while the form is open: the next remint asks to sign in (${lang}), and signing in plus remint() frames it again`, async ({
+    page,
+    demo,
+  }, testInfo) => {
+    await recordEvents(page);
+    await page.goto(`${demo.url}/?lang=${lang}`);
+    await expect(element(page)).toHaveAttribute('state', 'framed');
+    await expect(submitOf(page)).toBeVisible();
+
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    demo.sandbox?.control.expireSessions();
+    await submitOf(page).click();
+
+    await expect(element(page)).toHaveAttribute('state', 'failed');
+    const status = element(page).getByRole('status');
+    await expect(status).toHaveText(signIn[lang]);
+    await expect(status.getByRole('button')).toHaveCount(0);
+    await shoot(page.locator('.stage'), testInfo, `${lang}-7-signed-out`);
+    const error = (await eventsOf(page)).findLast((e) => e.type === 'form-embed-error');
+    expect(error?.detail).toMatchObject({
+      code: 'sign_in_required',
+      status: 401,
+      willRetry: false,
+    });
+    await expectNoAxeViolations(page);
+
+    // The page signs the user back in, then calls remint().
+    await page.getByRole('button', { name: 'Sign in again' }).click();
+    await expect(element(page)).toHaveAttribute('state', 'framed');
+    await expect(submitOf(page)).toBeVisible();
+  });
+}
+
+test('signed out: a form that needs no user (authType none) is still framed, with no handle', async ({
+  page,
+  demo,
+}) => {
+  await recordEvents(page);
+  await page.goto(demo.url);
+  await page.selectOption('#form', 'form:form_open');
+  await expect(element(page)).toHaveAttribute('state', 'framed');
+  const sessions = async () =>
+    (await eventsOf(page)).filter((e) => e.type === 'form-embed-session').length;
+  const before = await sessions();
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await page.locator('[data-action=remint]').click();
+  await expect.poll(sessions).toBe(before + 1);
+  const session = (await eventsOf(page)).findLast((e) => e.type === 'form-embed-session');
+  expect(session?.detail).toMatchObject({ provider: 'none', expiresIn: 0 });
+  await expect(element(page)).toHaveAttribute('state', 'framed');
+  await expect(submitOf(page)).toBeVisible();
+});
