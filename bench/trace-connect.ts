@@ -6,6 +6,7 @@
  * each connect to its `form-embed-session`, longest first.
  */
 import { writeFileSync } from 'node:fs';
+import { startRedis } from '../packages/express/test/helpers/redis-server.js';
 import type { PortalInfo, SandboxInfo } from './bench-setup.js';
 import { connectVersusFetch, launchChromium } from './browser-timings.js';
 import { startChild } from './child-process.js';
@@ -24,10 +25,12 @@ interface TraceEvent {
 declare const bench: { connect(): Promise<number> };
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1] ?? NaN;
 
+const redis = await startRedis();
 const sandbox = await startChild<SandboxInfo>(new URL('./sandbox-process.ts', import.meta.url));
 const portal = await startChild<PortalInfo>(new URL('./portal-process.ts', import.meta.url), {
   BENCH_BASE_URL: sandbox.info.baseUrl,
   BENCH_API_KEY: sandbox.info.apiKey,
+  BENCH_REDIS_URL: redis.url,
 });
 const browser = await launchChromium();
 try {
@@ -109,4 +112,5 @@ try {
   await browser.close();
   await portal.stop();
   await sandbox.stop();
+  await redis.kill();
 }
