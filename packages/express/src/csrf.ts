@@ -1,32 +1,40 @@
-import type { NextFunction, Request, Response } from 'express';
+import { canonicalOrigin } from '@form-embed/protocol';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { sessionError } from './session-error-response.js';
 
 /**
- * Refuses what a browser marks as cross-site (`Sec-Fetch-Site: cross-site`). Browsers without
- * Fetch Metadata still send `Origin` on a POST: there it must name this host.
+ * Refuses a request from another page's origin, on every route:
+ * - `Origin`, whenever present, must be the request's own origin (scheme, host and port, as
+ *   Express sees them: `trust proxy` decides whether `X-Forwarded-Proto` and `-Host` count)
+ *   or one of `allowedOrigins`;
+ * - `Sec-Fetch-Site: cross-site` or `same-site` passes only with an allowed `Origin`: a sibling
+ *   subdomain is another site's code as far as the portal's session is concerned.
+ * A request with neither header (not a browser, or a same-origin GET) passes.
  */
-export function refuseCrossSite(req: Request, _res: Response, next: NextFunction): void {
-  const site = req.get('sec-fetch-site');
-  if (site?.trim().toLowerCase() === 'cross-site') {
-    throw sessionError(
-      'forbidden',
-      'Cross-site requests are refused (Sec-Fetch-Site: cross-site).',
-    );
-  }
-  const origin = req.get('origin');
-  const unsafe = req.method !== 'GET' && req.method !== 'HEAD';
-  if (
-    site === undefined &&
-    origin !== undefined &&
-    unsafe &&
-    hostnameOf(origin) !== req.hostname?.toLowerCase()
-  ) {
-    throw sessionError(
-      'forbidden',
-      'The request comes from another origin (Origin does not name this host).',
-    );
-  }
-  next();
+export function refuseCrossSite(allowedOrigins: ReadonlySet<string>): RequestHandler {
+  return function refuseCrossSite(req: Request, _res: Response, next: NextFunction): void {
+    const origin = req.get('origin');
+    const allowed = origin !== undefined && allowedOrigins.has(canonicalOrigin(origin) ?? '');
+    if (origin !== undefined && !allowed && canonicalOrigin(origin) !== ownOrigin(req)) {
+      throw sessionError(
+        'forbidden',
+        'The request comes from another origin (Origin is neither this origin nor an allowed one).',
+      );
+    }
+    const site = req.get('sec-fetch-site')?.trim().toLowerCase();
+    if ((site === 'cross-site' || site === 'same-site') && !allowed) {
+      throw sessionError(
+        'forbidden',
+        `Requests from another site are refused (Sec-Fetch-Site: ${site}) unless their origin is allowed.`,
+      );
+    }
+    next();
+  };
+}
+
+/** The origin this request was addressed to, as Express reads it (honouring `trust proxy`). */
+function ownOrigin(req: Request): string | undefined {
+  return req.host ? canonicalOrigin(`${req.protocol}://${req.host}`) : undefined;
 }
 
 /**
@@ -42,14 +50,4 @@ export function requireJson(req: Request, _res: Response, next: NextFunction): v
     );
   }
   next();
-}
-
-// Host names, not hosts: Express 4's `req.host` has no port. Another port on this host is
-// same-site, which Sec-Fetch-Site above accepts too.
-function hostnameOf(origin: string): string | undefined {
-  try {
-    return new URL(origin).hostname;
-  } catch {
-    return undefined;
-  }
 }

@@ -36,7 +36,7 @@ export function formEmbedSessions(options: FormEmbedSessionsOptions): Router {
   const readJsonBody = express.json({ limit: '16kb', type: () => true });
 
   const router = express.Router();
-  router.use(noStore, refuseCrossSite);
+  router.use(noStore, refuseCrossSite(config.allowedOrigins));
   for (const path of ['/forms/:formId/session', '/core-forms/:slug/session']) {
     router.post(
       path,

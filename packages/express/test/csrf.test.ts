@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import { SessionErrorBodySchema } from '@form-embed/protocol';
 import { fixtureIds, type Sandbox, startSandbox } from '@form-embed/sandbox';
 import { type Answer, type MountedMiddleware, mountMiddleware } from './helpers/harness.js';
@@ -10,6 +10,7 @@ let sandbox: Sandbox;
 let portal: MountedMiddleware;
 const openForm = { kind: 'form', formId: fixtureIds.forms.open } as const;
 const mintPathOfOpenForm = `/forms/${fixtureIds.forms.open}/session`;
+const ALLOWED_ORIGIN = 'https://app.portal.example';
 
 before(async () => {
   sandbox = await startSandbox();
@@ -17,6 +18,7 @@ before(async () => {
     apiKey: sandbox.apiKey,
     baseUrl: sandbox.baseUrl,
     limit: { mints: 1000 },
+    allowedOrigins: [ALLOWED_ORIGIN],
   });
 });
 
@@ -40,100 +42,123 @@ async function withoutUpstream(run: () => Promise<void>) {
   assert.deepEqual(portal.upstream.slice(before), [], 'a refused request reached the service');
 }
 
-test('a mint the browser marks as cross-site (Sec-Fetch-Site: cross-site) is refused with forbidden before any upstream request', async () => {
-  await withoutUpstream(async () => {
-    const answer = await portal.mint(openForm, {
-      session: 'adele',
-      headers: { 'sec-fetch-site': 'cross-site' },
+describe('what a mint request must look like', () => {
+  test('a mint that is not application/json is refused with invalid_request before any upstream request', async () => {
+    const bodies: Array<[string | undefined, string]> = [
+      ['text/plain', '{}'],
+      ['application/x-www-form-urlencoded', 'user=megan'],
+      ['multipart/form-data; boundary=x', '--x--'],
+      ['application/jsonp', '{}'],
+      [undefined, '{}'],
+    ];
+    await withoutUpstream(async () => {
+      for (const [type, body] of bodies) {
+        const answer = await portal.request(mintPathOfOpenForm, {
+          method: 'POST',
+          body,
+          headers: { 'content-type': type },
+        });
+        assertRefused(answer, 'invalid_request', 400);
+      }
     });
-    assertRefused(answer, 'forbidden', 403);
   });
-});
 
-test('a cross-site catalogue read is refused too', async () => {
-  await withoutUpstream(async () => {
-    assertRefused(
-      await portal.request('/forms', {
-        session: 'adele',
-        headers: { 'sec-fetch-site': 'cross-site' },
-      }),
-      'forbidden',
-      403,
-    );
-  });
-});
-
-test('same-origin, same-site and user-initiated (none) requests are accepted', async () => {
-  for (const site of ['same-origin', 'same-site', 'none']) {
-    const answer = await portal.mint(openForm, { headers: { 'sec-fetch-site': site } });
-    assert.equal(answer.status, 200, `${site}: ${answer.text}`);
-  }
-});
-
-test('a mint that is not application/json is refused with invalid_request before any upstream request', async () => {
-  const bodies: Array<[string | undefined, string]> = [
-    ['text/plain', '{}'],
-    ['application/x-www-form-urlencoded', 'user=megan'],
-    ['multipart/form-data; boundary=x', '--x--'],
-    ['application/jsonp', '{}'],
-    [undefined, '{}'],
-  ];
-  await withoutUpstream(async () => {
-    for (const [type, body] of bodies) {
-      const answer = await portal.request(mintPathOfOpenForm, {
-        method: 'POST',
-        body,
-        headers: { 'content-type': type },
-      });
-      assertRefused(answer, 'invalid_request', 400);
+  test('application/json with a charset parameter, or in upper case, is accepted', async () => {
+    for (const type of ['application/json; charset=utf-8', 'Application/JSON']) {
+      const answer = await portal.mint(openForm, { headers: { 'content-type': type } });
+      assert.equal(answer.status, 200, `${type}: ${answer.text}`);
     }
   });
+
+  test('a body that is not valid JSON, or too large, is invalid_request', async () => {
+    await withoutUpstream(async () => {
+      assertRefused(await portal.mint(openForm, { body: '{"user": ' }), 'invalid_request', 400);
+      assertRefused(
+        await portal.mint(openForm, { body: JSON.stringify({ pad: 'x'.repeat(40_000) }) }),
+        'invalid_request',
+        400,
+      );
+    });
+  });
+
+  test('an unknown route or method under the middleware is not_found in the SessionError shape', async () => {
+    await withoutUpstream(async () => {
+      for (const [method, path] of [
+        ['GET', '/nowhere'],
+        ['GET', mintPathOfOpenForm],
+        ['POST', '/forms'],
+        ['DELETE', mintPathOfOpenForm],
+        ['POST', '/forms//session'],
+      ] as const) {
+        assertRefused(await portal.request(path, { method }), 'not_found', 404);
+      }
+    });
+  });
 });
 
-test('application/json with a charset parameter, or in upper case, is accepted', async () => {
-  for (const type of ['application/json; charset=utf-8', 'Application/JSON']) {
-    const answer = await portal.mint(openForm, { headers: { 'content-type': type } });
-    assert.equal(answer.status, 200, `${type}: ${answer.text}`);
+describe('Origin and Sec-Fetch-Site, each combination', () => {
+  const origins = {
+    absent: () => undefined,
+    'this origin': () => new URL(portal.server.endpoint).origin,
+    'an allowed origin': () => ALLOWED_ORIGIN,
+    'this host over https': () => `https://${new URL(portal.server.endpoint).host}`,
+    'another origin': () => 'https://evil.example',
+    'the null origin': () => 'null',
+  } as const;
+  const sites = [undefined, 'same-origin', 'none', 'same-site', 'cross-site'] as const;
+
+  function expected(origin: keyof typeof origins, site: (typeof sites)[number]): number {
+    if (origin === 'an allowed origin') return 200;
+    if (origin !== 'absent' && origin !== 'this origin') return 403;
+    return site === 'same-site' || site === 'cross-site' ? 403 : 200;
   }
-});
 
-test('without Fetch Metadata, a POST whose Origin is another host is refused; this host is accepted', async () => {
-  const host = new URL(portal.server.endpoint).host;
-  await withoutUpstream(async () => {
-    for (const origin of ['https://evil.example', 'null', `http://${host}.evil.example`]) {
-      const answer = await portal.mint(openForm, {
-        headers: { 'sec-fetch-site': undefined, origin },
-      });
-      assertRefused(answer, 'forbidden', 403);
-    }
-  });
-  const same = await portal.mint(openForm, {
-    headers: { 'sec-fetch-site': undefined, origin: `http://${host}` },
-  });
-  assert.equal(same.status, 200, same.text);
-});
+  for (const origin of Object.keys(origins) as Array<keyof typeof origins>) {
+    const outcomes = sites.map((site) => `${site ?? 'absent'} ${expected(origin, site)}`);
+    test(`Origin ${origin}, on a mint and on the catalogue, by Sec-Fetch-Site: ${outcomes.join(', ')}; a refusal is forbidden before any upstream request`, async () => {
+      for (const site of sites) {
+        const headers = { origin: origins[origin](), 'sec-fetch-site': site };
+        const before = portal.upstream.length;
+        const answers = [
+          await portal.mint(openForm, { session: 'adele', headers }),
+          await portal.request('/forms', { session: 'adele', headers }),
+        ];
+        for (const answer of answers) {
+          if (expected(origin, site) === 200)
+            assert.equal(answer.status, 200, `${site}: ${answer.text}`);
+          else assertRefused(answer, 'forbidden', 403);
+        }
+        if (expected(origin, site) !== 200) assert.deepEqual(portal.upstream.slice(before), []);
+      }
+    });
+  }
 
-test('a body that is not valid JSON, or too large, is invalid_request', async () => {
-  await withoutUpstream(async () => {
-    assertRefused(await portal.mint(openForm, { body: '{"user": ' }), 'invalid_request', 400);
-    assertRefused(
-      await portal.mint(openForm, { body: JSON.stringify({ pad: 'x'.repeat(40_000) }) }),
-      'invalid_request',
-      400,
+  test("behind a proxy, the request's own origin is what trust proxy makes of X-Forwarded-Proto and -Host", async () => {
+    const headers = {
+      origin: 'https://portal.example',
+      'x-forwarded-proto': 'https',
+      'x-forwarded-host': 'portal.example',
+    };
+    const trusting = await mountMiddleware(
+      watch,
+      { apiKey: sandbox.apiKey, baseUrl: sandbox.baseUrl },
+      (app) => app.set('trust proxy', 'loopback'),
     );
-  });
-});
-
-test('an unknown route or method under the middleware is not_found in the SessionError shape', async () => {
-  await withoutUpstream(async () => {
-    for (const [method, path] of [
-      ['GET', '/nowhere'],
-      ['GET', mintPathOfOpenForm],
-      ['POST', '/forms'],
-      ['DELETE', mintPathOfOpenForm],
-      ['POST', '/forms//session'],
-    ] as const) {
-      assertRefused(await portal.request(path, { method }), 'not_found', 404);
+    const untrusting = await mountMiddleware(watch, {
+      apiKey: sandbox.apiKey,
+      baseUrl: sandbox.baseUrl,
+    });
+    try {
+      const behindProxy = await trusting.mint(openForm, { session: 'adele', headers });
+      assert.equal(behindProxy.status, 200, behindProxy.text);
+      assertRefused(
+        await untrusting.mint(openForm, { session: 'adele', headers }),
+        'forbidden',
+        403,
+      );
+    } finally {
+      await trusting.close();
+      await untrusting.close();
     }
   });
 });

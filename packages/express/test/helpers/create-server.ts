@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
-import express, { type Router } from 'express';
+import express, { type Express, type Router } from 'express';
 
 export interface TestServer {
   /** The mounted middleware's URL, e.g. `http://127.0.0.1:41234/form-sessions`. */
@@ -12,8 +12,10 @@ export interface TestServer {
 export async function createServer(
   middleware: Router,
   mountPath = '/form-sessions',
+  configure: (app: Express) => void = () => {},
 ): Promise<TestServer> {
   const app = express();
+  configure(app);
   app.use(mountPath, middleware);
   app.get('/portal-page', (_req, res) => {
     res.type('text/plain').send('the portal itself');

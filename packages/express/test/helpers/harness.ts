@@ -2,7 +2,7 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { type FormEmbedSessionsOptions, formEmbedSessions } from '@form-embed/express';
 import { type FormSessionUser, type FormTarget, mintPath } from '@form-embed/protocol';
 import { fixtureIds } from '@form-embed/sandbox';
-import type { Request } from 'express';
+import type { Express, Request } from 'express';
 import { createServer, type TestServer } from './create-server.js';
 import type { SecretWatch } from './secret-watch.js';
 
@@ -70,6 +70,7 @@ export interface CallInit {
 export async function mountMiddleware(
   watch: SecretWatch,
   options: Pick<FormEmbedSessionsOptions, 'apiKey' | 'baseUrl'> & Partial<FormEmbedSessionsOptions>,
+  configureApp?: (app: Express) => void,
 ): Promise<MountedMiddleware> {
   const upstream: UpstreamCall[] = [];
   const realFetch = options.fetch ?? globalThis.fetch;
@@ -96,7 +97,7 @@ export async function mountMiddleware(
   });
   // The middleware asks GET /me when it is created: counts start once that request is answered.
   if (upstream.length > 0) await prefetched;
-  const server = await createServer(middleware);
+  const server = await createServer(middleware, undefined, configureApp);
 
   const request = async (path: string, init: CallInit = {}): Promise<Answer> => {
     const { method, headers, body } = requestParts(init);
