@@ -75,23 +75,33 @@ export async function requestUpstream(
       body: text === tooLarge ? tooLarge : parseJson(text),
     };
   } catch (error) {
-    const timedOut = error instanceof Error && error.name === 'TimeoutError';
-    recordUpstream(route, method, startedAt, timedOut ? 'timeout' : 'network');
-    config.logger.warn(
-      timedOut
-        ? `the service did not answer ${method} ${route} within timeoutMs (${config.timeoutMs} ms)`
-        : `the service could not be reached for ${method} ${route}`,
-      { reason: describeCause(error) },
-    );
-    throw sessionError(
-      'unavailable',
-      timedOut
-        ? `The service did not answer within ${config.timeoutMs} ms.`
-        : 'The service could not be reached.',
-    );
+    throw unavailable(config, request, startedAt, error);
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** A timeout or a network failure: `unavailable`, logged without the request (it holds the key). */
+function unavailable(
+  config: UpstreamConfig,
+  { method, route }: UpstreamRequest,
+  startedAt: number,
+  error: unknown,
+) {
+  const timedOut = error instanceof Error && error.name === 'TimeoutError';
+  recordUpstream(route, method, startedAt, timedOut ? 'timeout' : 'network');
+  config.logger.warn(
+    timedOut
+      ? `the service did not answer ${method} ${route} within timeoutMs (${config.timeoutMs} ms)`
+      : `the service could not be reached for ${method} ${route}`,
+    { reason: describeCause(error) },
+  );
+  return sessionError(
+    'unavailable',
+    timedOut
+      ? `The service did not answer within ${config.timeoutMs} ms.`
+      : 'The service could not be reached.',
+  );
 }
 
 /**
