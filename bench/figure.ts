@@ -1,6 +1,7 @@
 import type { Summary } from './summary.js';
 
-/** A row of the report: one measured figure, with its budget when DESIGN.md sets one. */
+/** A row of the report: one measured figure, with its budget when one is set
+ * (docs/architecture.md#budgets). */
 export interface Figure {
   /** Stable key in bench-results.json, e.g. `bundle.withLit.gzip`. */
   id: string;

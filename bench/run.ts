@@ -1,5 +1,6 @@
 /**
- * `npm run bench`: measures `<form-embed>` and `formEmbedSessions` against DESIGN.md's budgets,
+ * `npm run bench`: measures `<form-embed>` and `formEmbedSessions` against the budgets in
+ * docs/architecture.md#budgets,
  * prints the table and writes bench-results.json. Every process and browser it starts is
  * stopped in the end, also when a section fails or the run is interrupted.
  */

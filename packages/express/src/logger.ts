@@ -1,3 +1,4 @@
+import { secretRedactor } from './secret-redaction.js';
 /**
  * Where the middleware reports what an operator should know. `console` fits; so does any logger
  * with `warn` and `error` taking a message and a details object, and a pino logger as it is
@@ -35,14 +36,13 @@ export function messageFirst(logger: Logger): Logger {
   };
 }
 
-const REDACTED = '[redacted]';
-
 /**
  * Wraps `logger` so that no line can carry `secret` (the API key), whatever a details value
- * holds: every value is turned into text first, and the secret is cut out of it.
+ * holds: every value is turned into text first, and the secret is cut out of it, in its encoded
+ * forms too (URL-encoded, base64, hex).
  */
 export function redactingLogger(logger: Logger, secret: string): Logger {
-  const clean = (text: string) => text.split(secret).join(REDACTED);
+  const clean = secretRedactor(secret);
   const cleanDetails = (details: Record<string, unknown> | undefined) =>
     details === undefined
       ? undefined

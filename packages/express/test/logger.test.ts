@@ -3,6 +3,7 @@ import { Writable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import { fixtureIds, type Sandbox, startSandbox } from '@form-embed/sandbox';
 import { pino } from 'pino';
+import { redactingLogger } from '../src/logger.js';
 import { mountMiddleware } from './helpers/harness.js';
 import { SecretWatch } from './helpers/secret-watch.js';
 
@@ -73,5 +74,25 @@ describe('a pino logger', () => {
     } finally {
       await portal.close();
     }
+  });
+});
+
+describe('redactingLogger', () => {
+  const key = 'fe_test_k3y+/=';
+  const lines: string[] = [];
+  const logger = redactingLogger(
+    {
+      warn: (message, details) => lines.push(message, JSON.stringify(details)),
+      error: (message, details) => lines.push(message, JSON.stringify(details)),
+    },
+    key,
+  );
+
+  test('cuts the API key out of the message and every detail, in its encoded forms too', () => {
+    const forms = [key, encodeURIComponent(key), Buffer.from(key).toString('base64')];
+    for (const form of forms) logger.error(`upstream said ${form}`, { body: `x${form}x` });
+    const logged = lines.join('\n');
+    for (const form of forms) assert.equal(logged.includes(form), false, form);
+    assert.match(logged, /\[redacted\]/);
   });
 });

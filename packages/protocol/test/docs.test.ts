@@ -69,6 +69,17 @@ describe('docs/', () => {
     }
   });
 
+  test('nothing in the repository points at a document outside it', () => {
+    // Spelled in parts, so that this file does not match itself.
+    const outside = new RegExp(['partner-api', '\\.md|DESIGN', '\\.md|\\.\\./shared/'].join(''));
+    for (const file of sourceFiles(repo)) {
+      const line = readFileSync(file, 'utf8')
+        .split('\n')
+        .findIndex((text) => outside.test(text));
+      assert.equal(line, -1, `${file}:${line + 1} points outside the repository`);
+    }
+  });
+
   test("contract.md's SessionError and portal code tables agree with the protocol's, row by row", () => {
     const rows = codeRows(read('contract.md'));
     const table = { ...SessionErrorCodes, ...PortalErrorCodes };

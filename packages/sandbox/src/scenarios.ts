@@ -8,6 +8,7 @@ import {
   isKnownSessionErrorCode,
   type KnownSessionErrorCode,
   SessionErrorCodes,
+  UNKNOWN_CODE_STATUS,
 } from '@form-embed/protocol';
 import type { SandboxControl } from './control.js';
 import { type FixtureKeyName, fixtureIds } from './fixtures.js';
@@ -31,8 +32,7 @@ const { forms, coreForms, clients, tenants, users } = fixtureIds;
 const microsoftForm: FormTarget = { kind: 'form', formId: forms.microsoft };
 const adele: FormSessionUser = { microsoftTenantId: tenants.contoso, userIdentifier: users.adele };
 
-/** `unknown` has no status in the table; the sandbox answers it with 400. */
-export const UNKNOWN_CODE_STATUS = 400;
+export { UNKNOWN_CODE_STATUS };
 
 /** A scenario before its status and retryable flag are read from the contract's table. */
 type Recipe = Omit<Scenario, 'status' | 'retryable'> &
