@@ -34,7 +34,24 @@ export function refuseCrossSite(allowedOrigins: ReadonlySet<string>): RequestHan
 
 /** The origin this request was addressed to, as Express reads it (honouring `trust proxy`). */
 function ownOrigin(req: Request): string | undefined {
-  return req.host ? canonicalOrigin(`${req.protocol}://${req.host}`) : undefined;
+  const host = hostWithPort(req);
+  return host ? canonicalOrigin(`${req.protocol}://${host}`) : undefined;
+}
+
+type TrustProxy = (address: string | undefined, hop: number) => boolean;
+
+/**
+ * The host and port, read as Express 5's `req.host` reads them. Express 4's `req.host` is its
+ * `hostname`, without the port, so a portal on a non-default port would refuse its own pages.
+ */
+function hostWithPort(req: Request): string | undefined {
+  const trust = req.app.get('trust proxy fn') as TrustProxy | undefined;
+  const forwarded = req.get('x-forwarded-host');
+  const host =
+    forwarded && trust?.(req.socket.remoteAddress, 0)
+      ? forwarded.split(',', 1)[0]?.trim()
+      : req.get('host');
+  return host || undefined;
 }
 
 /**

@@ -28,7 +28,13 @@ async function main(): Promise<void> {
   const mint = (formId: string) =>
     fetch(`http://127.0.0.1:${port}/form-sessions/forms/${formId}/session`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      // What a browser sends on its own page's POST: Express 4's req.host has no port, so the
+      // Origin check must read the port itself.
+      headers: {
+        'content-type': 'application/json',
+        origin: `http://127.0.0.1:${port}`,
+        'sec-fetch-site': 'same-origin',
+      },
       body: '{}',
       signal: AbortSignal.timeout(10_000),
     });
