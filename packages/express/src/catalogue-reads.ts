@@ -1,24 +1,17 @@
 import {
   type Client,
+  ClientPageSchema,
   ClientSchema,
   type CoreForm,
-  CoreFormSchema,
+  CoreFormListSchema,
   type Form,
-  FormSchema,
+  FormListSchema,
   type FormSessionUser,
 } from '@form-embed/protocol';
 import { LRUCache } from 'lru-cache';
-import { z } from 'zod';
 import type { Logger } from './logger.js';
 import type { ServiceClient } from './service-client.js';
 
-const FormsAnswerSchema = z.object({ forms: z.array(FormSchema) });
-const CoreFormsAnswerSchema = z.object({ forms: z.array(CoreFormSchema) });
-const ClientsPageSchema = z.object({
-  clients: z.array(ClientSchema),
-  total: z.int().min(0),
-  hasMore: z.boolean(),
-});
 const PAGE_SIZE = 100;
 /** 5,000 clients: a list that claims more is not believed (a reader must end). */
 const MAX_PAGES = 50;
@@ -68,7 +61,7 @@ export class CatalogueReads {
   /** The organisation's designer forms. */
   async forms(): Promise<Form[]> {
     const answer = await this.#shared(this.#lists, 'forms', async () => ({
-      forms: (await this.#client.read('forms', FormsAnswerSchema))?.forms ?? [],
+      forms: (await this.#client.read('forms', FormListSchema))?.forms ?? [],
     }));
     return (answer as { forms: Form[] }).forms;
   }
@@ -76,7 +69,7 @@ export class CatalogueReads {
   /** The Core forms, with their client overrides. */
   async coreForms(): Promise<CoreForm[]> {
     const answer = await this.#shared(this.#lists, 'coreForms', async () => ({
-      forms: (await this.#client.read('coreForms', CoreFormsAnswerSchema))?.forms ?? [],
+      forms: (await this.#client.read('coreForms', CoreFormListSchema))?.forms ?? [],
     }));
     return (answer as { forms: CoreForm[] }).forms;
   }
@@ -125,7 +118,7 @@ export class CatalogueReads {
   async #findClient(matches: (candidate: Client) => boolean): Promise<Client | undefined> {
     for (let pageIndex = 0; pageIndex < MAX_PAGES; pageIndex += 1) {
       const offset = pageIndex * PAGE_SIZE;
-      const page = await this.#client.read('clients', ClientsPageSchema, {
+      const page = await this.#client.read('clients', ClientPageSchema, {
         query: { limit: String(PAGE_SIZE), offset: String(offset) },
       });
       if (page === undefined) return undefined;

@@ -1,0 +1,53 @@
+/**
+ * `node --conditions=source --import tsx bench/ab-connect.ts <A-element.js> <B-element.js>`:
+ * times connect-to-src over a plain fetch for two element bundles, interleaved pair by pair on
+ * the same bench portal and sandbox, so that load on the machine falls on both alike.
+ */
+import { readFileSync } from 'node:fs';
+import { startRedis } from '../packages/express/test/helpers/redis-server.js';
+import type { PortalInfo, SandboxInfo } from './bench-setup.js';
+import { launchChromium } from './browser-timings.js';
+import { startChild } from './child-process.js';
+import { sandboxControl } from './sandbox-control.js';
+
+declare const bench: { connect(): Promise<number>; fetchMint(): Promise<number>; clear(): void };
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1] ?? NaN;
+const bundles = process.argv.slice(2).map((file) => readFileSync(file, 'utf8'));
+
+const redis = await startRedis();
+const sandbox = await startChild<SandboxInfo>(new URL('./sandbox-process.ts', import.meta.url));
+const portal = await startChild<PortalInfo>(new URL('./portal-process.ts', import.meta.url), {
+  BENCH_BASE_URL: sandbox.info.baseUrl,
+  BENCH_API_KEY: sandbox.info.apiKey,
+  BENCH_REDIS_URL: redis.url,
+});
+const browser = await launchChromium();
+try {
+  const pages = await Promise.all(
+    bundles.map(async (js) => {
+      const page = await browser.newPage();
+      await page.route('**/element.js', (route) =>
+        route.fulfill({ contentType: 'text/javascript', body: js }),
+      );
+      await page.goto(portal.info.browserUrl);
+      await page.waitForFunction(() => customElements.get('form-embed') !== undefined);
+      return page;
+    }),
+  );
+  const ratios: number[][] = bundles.map(() => []);
+  for (let i = 0; i < 63; i++) {
+    if (i % 20 === 0) await sandboxControl(sandbox.info, 'reset');
+    for (const [n, page] of pages.entries()) {
+      const connect = await page.evaluate(() => bench.connect());
+      await page.evaluate(() => bench.clear());
+      const plain = await page.evaluate(() => bench.fetchMint());
+      if (i >= 3) ratios[n]?.push(connect / plain);
+    }
+  }
+  ratios.forEach((r, n) => console.log(`bundle ${n}: median ratio ${median(r).toFixed(3)} of ${r.length}`));
+} finally {
+  await browser.close();
+  await portal.stop();
+  await sandbox.stop();
+  await redis.kill();
+}
