@@ -1,9 +1,11 @@
 /**
- * `node --conditions=source --import tsx bench/ab-connect.ts <A-element.js> <B-element.js>`:
- * times connect-to-src over a plain fetch for two element bundles, interleaved pair by pair on
- * the same bench portal and sandbox, so that load on the machine falls on both alike.
+ * `node --conditions=source --import tsx bench/ab-connect.ts <checkout> <checkout>…`: times
+ * connect-to-src over a plain fetch for the element bundle of each checkout (a path to a clone
+ * or worktree of this repository), interleaved pair by pair on the same bench portal and sandbox,
+ * so that load on the machine falls on all alike.
  */
-import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { startRedis } from '../packages/express/test/helpers/redis-server.js';
 import type { PortalInfo, SandboxInfo } from './bench-setup.js';
 import { launchChromium } from './browser-timings.js';
@@ -12,7 +14,16 @@ import { sandboxControl } from './sandbox-control.js';
 
 declare const bench: { connect(): Promise<number>; fetchMint(): Promise<number>; clear(): void };
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1] ?? NaN;
-const bundles = process.argv.slice(2).map((file) => readFileSync(file, 'utf8'));
+const [WARMUP, PAIRS] = [3, 60];
+const checkouts = process.argv.slice(2);
+const bundles: string[] = [];
+for (const checkout of checkouts) {
+  const sizes = pathToFileURL(resolve(checkout, 'packages/element/test/bundle-size.ts'));
+  const { measureBundle } = (await import(
+    sizes.href
+  )) as typeof import('../packages/element/test/bundle-size.js');
+  bundles.push(new TextDecoder().decode((await measureBundle()).withLit.bytes));
+}
 
 const redis = await startRedis();
 const sandbox = await startChild<SandboxInfo>(new URL('./sandbox-process.ts', import.meta.url));
@@ -35,16 +46,20 @@ try {
     }),
   );
   const ratios: number[][] = bundles.map(() => []);
-  for (let i = 0; i < 63; i++) {
+  for (let i = 0; i < WARMUP + PAIRS; i++) {
     if (i % 20 === 0) await sandboxControl(sandbox.info, 'reset');
     for (const [n, page] of pages.entries()) {
       const connect = await page.evaluate(() => bench.connect());
       await page.evaluate(() => bench.clear());
       const plain = await page.evaluate(() => bench.fetchMint());
-      if (i >= 3) ratios[n]?.push(connect / plain);
+      if (i >= WARMUP) ratios[n]?.push(connect / plain);
     }
   }
-  ratios.forEach((r, n) => console.log(`bundle ${n}: median ratio ${median(r).toFixed(3)} of ${r.length}`));
+  for (const [n, r] of ratios.entries()) {
+    console.log(
+      `${process.argv[n + 2]}: median ratio ${median(r).toFixed(3)} of ${r.length} pairs`,
+    );
+  }
 } finally {
   await browser.close();
   await portal.stop();

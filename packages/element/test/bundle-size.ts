@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { build } from 'esbuild';
-import { bundleDefine } from '../scripts/no-bundler-file.js';
+import type { build } from 'esbuild';
+import { bundleDefine, bundleForBrowsers } from '../scripts/no-bundler-file.js';
 
 /** The budgets, in bytes of gzip (level 9): the whole element, its own code, each locale pack. */
 export const BUNDLE_BUDGET = { withLit: 6_144, ownCode: 3_072, locale: 600 } as const;
@@ -24,8 +24,6 @@ export interface BundleFigures {
   inputs: string[];
 }
 
-const packageDir = fileURLToPath(new URL('..', import.meta.url));
-
 function figuresOf(result: Awaited<ReturnType<typeof build>>): BundleFigures {
   const code = result.outputFiles?.[0]?.contents ?? new Uint8Array();
   return {
@@ -38,20 +36,7 @@ function figuresOf(result: Awaited<ReturnType<typeof build>>): BundleFigures {
 
 /** A locale pack as a page's bundler would take it in, on its own. */
 async function bundleLocale(lang: string) {
-  return figuresOf(
-    await build({
-      entryPoints: [`src/locales/${lang}.ts`],
-      absWorkingDir: packageDir,
-      bundle: true,
-      minify: true,
-      format: 'esm',
-      platform: 'browser',
-      target: 'es2022',
-      write: false,
-      metafile: true,
-      logLevel: 'silent',
-    }),
-  );
+  return figuresOf(await bundleForBrowsers(`src/locales/${lang}.ts`, { logLevel: 'silent' }));
 }
 
 /**
