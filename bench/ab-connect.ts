@@ -6,10 +6,8 @@
  */
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { startRedis } from '../packages/express/test/helpers/redis-server.js';
-import type { PortalInfo, SandboxInfo } from './bench-setup.js';
+import { startBenchServers } from './bench-servers.js';
 import { launchChromium } from './browser-timings.js';
-import { startChild } from './child-process.js';
 import { sandboxControl } from './sandbox-control.js';
 
 declare const bench: { connect(): Promise<number>; fetchMint(): Promise<number>; clear(): void };
@@ -25,13 +23,8 @@ for (const checkout of checkouts) {
   bundles.push(new TextDecoder().decode((await measureBundle()).withLit.bytes));
 }
 
-const redis = await startRedis();
-const sandbox = await startChild<SandboxInfo>(new URL('./sandbox-process.ts', import.meta.url));
-const portal = await startChild<PortalInfo>(new URL('./portal-process.ts', import.meta.url), {
-  BENCH_BASE_URL: sandbox.info.baseUrl,
-  BENCH_API_KEY: sandbox.info.apiKey,
-  BENCH_REDIS_URL: redis.url,
-});
+const servers = await startBenchServers();
+const { sandbox, portal } = servers;
 const browser = await launchChromium();
 try {
   const pages = await Promise.all(
@@ -40,14 +33,14 @@ try {
       await page.route('**/element.js', (route) =>
         route.fulfill({ contentType: 'text/javascript', body: js }),
       );
-      await page.goto(portal.info.browserUrl);
+      await page.goto(portal.browserUrl);
       await page.waitForFunction(() => customElements.get('form-embed') !== undefined);
       return page;
     }),
   );
   const ratios: number[][] = bundles.map(() => []);
   for (let i = 0; i < WARMUP + PAIRS; i++) {
-    if (i % 20 === 0) await sandboxControl(sandbox.info, 'reset');
+    if (i % 20 === 0) await sandboxControl(sandbox, 'reset');
     for (const [n, page] of pages.entries()) {
       const connect = await page.evaluate(() => bench.connect());
       await page.evaluate(() => bench.clear());
@@ -62,7 +55,5 @@ try {
   }
 } finally {
   await browser.close();
-  await portal.stop();
-  await sandbox.stop();
-  await redis.kill();
+  await servers.stop();
 }

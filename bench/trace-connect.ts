@@ -6,10 +6,8 @@
  * each connect to its `form-embed-session`, longest first.
  */
 import { writeFileSync } from 'node:fs';
-import { startRedis } from '../packages/express/test/helpers/redis-server.js';
-import type { PortalInfo, SandboxInfo } from './bench-setup.js';
+import { startBenchServers } from './bench-servers.js';
 import { connectVersusFetch, launchChromium } from './browser-timings.js';
-import { startChild } from './child-process.js';
 import { sandboxControl } from './sandbox-control.js';
 
 interface TraceEvent {
@@ -25,19 +23,14 @@ interface TraceEvent {
 declare const bench: { connect(): Promise<number> };
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1] ?? NaN;
 
-const redis = await startRedis();
-const sandbox = await startChild<SandboxInfo>(new URL('./sandbox-process.ts', import.meta.url));
-const portal = await startChild<PortalInfo>(new URL('./portal-process.ts', import.meta.url), {
-  BENCH_BASE_URL: sandbox.info.baseUrl,
-  BENCH_API_KEY: sandbox.info.apiKey,
-  BENCH_REDIS_URL: redis.url,
-});
+const servers = await startBenchServers();
+const { sandbox, portal } = servers;
 const browser = await launchChromium();
 try {
   const page = await browser.newPage();
-  await page.goto(portal.info.browserUrl);
+  await page.goto(portal.browserUrl);
   await page.waitForFunction(() => customElements.get('form-embed') !== undefined);
-  await sandboxControl(sandbox.info, 'reset');
+  await sandboxControl(sandbox, 'reset');
   const { connect, fetchMint } = await connectVersusFetch(page);
   const ratios = connect.map((time, i) => time / (fetchMint[i] as number));
   console.log(
@@ -110,7 +103,5 @@ try {
   }
 } finally {
   await browser.close();
-  await portal.stop();
-  await sandbox.stop();
-  await redis.kill();
+  await servers.stop();
 }
