@@ -1,4 +1,4 @@
-import { createServer } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { formEmbedSessions } from '@form-embed/express';
 import type { FormSessionUser } from '@form-embed/protocol';
@@ -21,6 +21,11 @@ export interface DemoOptions {
   mintsPerMinute?: number;
   /** Where the middleware keeps its per-user counts (`limit.store`). Defaults to memory. */
   limitStore?: Store;
+  /**
+   * A folder holding the demo's pages built by `vite build` (see `e2e/global-setup.ts`), served
+   * as files instead of through Vite's dev server: the e2e suite builds once for every worker.
+   */
+  pages?: string;
 }
 
 export interface Demo {
@@ -54,18 +59,25 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
       ? undefined
       : await startSandbox({ controlApi: true, controlOrigins: [url], ...options.sandbox });
     mountPortal(app, options, sandbox);
-    // Vite's websocket shares the demo's port, so several demos (and tests) can run at once.
-    vite = await createViteServer({
-      configFile: new URL('../vite.config.ts', import.meta.url).pathname,
-      server: { middlewareMode: true, hmr: { server } },
-      logLevel: 'warn',
-    });
-    app.use(vite.middlewares);
+    if (options.pages) app.use(express.static(options.pages));
+    else {
+      vite = await startVite(server);
+      app.use(vite.middlewares);
+    }
   } catch (error) {
     await close();
     throw error;
   }
   return { url, mode: sandbox ? 'sandbox' : 'service', sandbox, close };
+}
+
+/** Vite's dev server as middleware; its websocket shares the demo's port, so demos can run at once. */
+function startVite(server: Server): Promise<ViteDevServer> {
+  return createViteServer({
+    configFile: new URL('../vite.config.ts', import.meta.url).pathname,
+    server: { middlewareMode: true, hmr: { server } },
+    logLevel: 'warn',
+  });
 }
 
 /** The middleware on the sandbox (as the signed-in persona) or on the real service. */

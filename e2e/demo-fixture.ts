@@ -4,12 +4,13 @@ import type { PersonaId } from '../demo/personas.js';
 import { type Demo, type DemoOptions, startDemo } from '../demo/server.js';
 
 /**
- * Each test file gets its own demo portal (on `localhost`) and sandbox (on 127.0.0.1), so the
- * portal frames the embeds cross-site as in production. Tests start from a reset sandbox.
+ * Each worker gets its own demo portal (on `localhost`) and sandbox (on 127.0.0.1), so the
+ * portal frames the embeds cross-site as in production; it serves the pages the global setup
+ * built. Tests start from a reset sandbox.
  */
 export const test = base.extend<{ demo: Demo }, { demoOptions: DemoOptions; workerDemo: Demo }>({
   demoOptions: [
-    { port: 0, mintsPerMinute: 1000 },
+    { port: 0, mintsPerMinute: 1000, pages: process.env.FORM_EMBED_DEMO_PAGES },
     { scope: 'worker', option: true },
   ],
   workerDemo: [

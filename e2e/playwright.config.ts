@@ -6,6 +6,7 @@ export default defineConfig({
   testDir: '.',
   testMatch: '**/*.spec.ts',
   outputDir: '../test-results',
+  globalSetup: './global-setup.ts',
   fullyParallel: false,
   workers: 2,
   retries: 0,
