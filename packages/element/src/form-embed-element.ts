@@ -124,7 +124,7 @@ export class FormEmbedElement extends ReactiveElement {
 
   protected override willUpdate() {
     this.#paint();
-    if (this.isConnected && this.#started !== this.#key()) this.#restart(true);
+    if (this.#started !== this.#key()) this.#restart(true);
   }
 
   #key() {
@@ -179,10 +179,12 @@ export class FormEmbedElement extends ReactiveElement {
       // A wait may end in the same task as the run (an `online` listener that removes the element).
       if (signal.aborted) return;
       const started = Date.now();
-      this.#set('minting', 'loading');
       try {
         if (!target) throw mintFailure('invalid_request', false);
-        const session = await mintThrough(this, target, signal);
+        // The request goes out first: the status it paints is not what the mint waits for.
+        const minted = mintThrough(this, target, signal);
+        this.#set('minting', 'loading');
+        const session = await minted;
         if (signal.aborted) return;
         // A handle is single use and short-lived: never frame one that may lapse while loading.
         const { expiresIn } = session;

@@ -5,9 +5,10 @@ import { type FormTarget, isValidFormRef } from '@form-embed/protocol/browser';
  * (docs/contract.md#form-ids). Undefined otherwise, and the element then mints nothing.
  */
 export function formTarget(formId?: string, coreSlug?: string): FormTarget | undefined {
-  const ref = formId ?? coreSlug;
-  if (formId != null && coreSlug != null) return;
-  if (ref != null && isValidFormRef(ref)) {
-    return formId != null ? { kind: 'form', formId } : { kind: 'coreForm', slug: ref };
+  const exactlyOne = (formId == null) !== (coreSlug == null);
+  if (exactlyOne && isValidFormRef(formId ?? (coreSlug as string))) {
+    return formId != null
+      ? { kind: 'form', formId }
+      : { kind: 'coreForm', slug: coreSlug as string };
   }
 }
