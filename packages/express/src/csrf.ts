@@ -1,5 +1,5 @@
 import { canonicalOrigin } from '@form-embed/protocol';
-import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { Request } from 'express';
 import { sessionError } from './session-error-response.js';
 
 /**
@@ -11,31 +11,31 @@ import { sessionError } from './session-error-response.js';
  *   subdomain is another site's code as far as the portal's session is concerned.
  * A request with neither header (not a browser, or a same-origin GET) passes.
  */
-export function refuseCrossSite(allowedOrigins: ReadonlySet<string>): RequestHandler {
-  return function refuseCrossSite(req: Request, _res: Response, next: NextFunction): void {
-    const origin = req.get('origin');
-    const allowed = origin !== undefined && allowedOrigins.has(canonicalOrigin(origin) ?? '');
-    if (origin !== undefined && !allowed && canonicalOrigin(origin) !== ownOrigin(req)) {
-      throw sessionError(
-        'forbidden',
-        'The request comes from another origin (Origin is neither this origin nor an allowed one).',
-      );
-    }
-    const site = req.get('sec-fetch-site')?.trim().toLowerCase();
-    if ((site === 'cross-site' || site === 'same-site') && !allowed) {
-      throw sessionError(
-        'forbidden',
-        `Requests from another site are refused (Sec-Fetch-Site: ${site}) unless their origin is allowed.`,
-      );
-    }
-    next();
-  };
+export function refuseCrossSite(req: Request, allowedOrigins: ReadonlySet<string>): void {
+  const origin = req.headers.origin;
+  const canonical = origin === undefined ? undefined : (canonicalOrigin(origin) ?? '');
+  const allowed = canonical !== undefined && allowedOrigins.has(canonical);
+  if (origin !== undefined && !allowed && !isOwnOrigin(req, origin, canonical)) {
+    throw sessionError(
+      'forbidden',
+      'The request comes from another origin (Origin is neither this origin nor an allowed one).',
+    );
+  }
+  const site = req.headers['sec-fetch-site']?.trim().toLowerCase();
+  if ((site === 'cross-site' || site === 'same-site') && !allowed) {
+    throw sessionError(
+      'forbidden',
+      `Requests from another site are refused (Sec-Fetch-Site: ${site}) unless their origin is allowed.`,
+    );
+  }
 }
 
-/** The origin this request was addressed to, as Express reads it (honouring `trust proxy`). */
-function ownOrigin(req: Request): string | undefined {
+/** Whether `origin` is the request's own, compared as written first (a browser's usual form). */
+function isOwnOrigin(req: Request, origin: string, canonical: string | undefined): boolean {
   const host = hostWithPort(req);
-  return host ? canonicalOrigin(`${req.protocol}://${host}`) : undefined;
+  if (host === undefined) return false;
+  const own = `${req.protocol}://${host}`;
+  return origin === own || canonical === canonicalOrigin(own);
 }
 
 type TrustProxy = (address: string | undefined, hop: number) => boolean;
@@ -55,16 +55,21 @@ function hostWithPort(req: Request): string | undefined {
 }
 
 /**
- * Accepts only `application/json` bodies on a POST. A page on another site cannot send that
- * type without a CORS preflight, which this middleware never grants.
+ * Accepts only `application/json` bodies (in UTF-8) on a POST. A page on another site cannot
+ * send that type without a CORS preflight, which this middleware never grants.
  */
-export function requireJson(req: Request, _res: Response, next: NextFunction): void {
-  const type = req.get('content-type')?.split(';', 1)[0]?.trim().toLowerCase();
-  if (type !== 'application/json') {
-    throw sessionError(
-      'invalid_request',
-      'A mint request must have Content-Type: application/json.',
-    );
-  }
-  next();
+export function refuseNonJson(req: Request): void {
+  const type = req.headers['content-type'];
+  if (type === 'application/json' || isJsonType(type)) return;
+  throw sessionError(
+    'invalid_request',
+    'A mint request must have Content-Type: application/json, in UTF-8.',
+  );
+}
+
+function isJsonType(header: string | undefined): boolean {
+  const [type, ...parameters] = (header ?? '').toLowerCase().split(';');
+  if (type?.trim() !== 'application/json') return false;
+  const charset = parameters.find((parameter) => parameter.trim().startsWith('charset='));
+  return charset === undefined || /^utf-?8$/.test(charset.split('=')[1]?.trim() ?? '');
 }

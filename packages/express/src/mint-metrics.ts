@@ -1,4 +1,5 @@
-import type { NextFunction, Request, Response } from 'express';
+import type { FormTarget } from '@form-embed/protocol';
+import type { Response } from 'express';
 import { recordMint } from './metrics.js';
 
 const outcomeCode = Symbol('form-embed outcome code');
@@ -9,11 +10,9 @@ export function noteOutcome(res: Response, code: string): void {
 }
 
 /** First on each mint route: counts the mint once its answer is sent (`form_embed.mints`). */
-export function countMint(req: Request, res: Response, next: NextFunction): void {
-  const kind = req.params.formId === undefined ? 'coreForm' : 'form';
+export function countMint(res: Response, kind: FormTarget['kind']): void {
   res.once('finish', () => {
     const code = (res.locals as Record<symbol, string | undefined>)[outcomeCode];
     recordMint(kind, code ?? (res.statusCode < 400 ? 'ok' : 'unknown'), res.statusCode);
   });
-  next();
 }

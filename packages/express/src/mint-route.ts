@@ -2,24 +2,29 @@ import {
   FORM_REF_MAX_LENGTH,
   type FormTarget,
   isDotSegment,
-  isOnEmbedOrigin,
   isValidFormRef,
   type MintResponse,
 } from '@form-embed/protocol';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { describeTarget, isAuthorized } from './authorize.js';
+import { refuseNonJson } from './csrf.js';
 import { type EmbedOrigins, embedOriginFor } from './embed-origins.js';
+import { readJsonBody } from './json-body.js';
 import type { Logger } from './logger.js';
-import type { FormEmbedSessionsConfig } from './options.js';
-import { resolvedUserOf } from './resolve-user.js';
+import { countMint } from './mint-metrics.js';
+import type { FormEmbedSessionsConfig, ResolvedUser } from './options.js';
+import { passesLimit } from './per-user-limit.js';
 import type { ServiceClient } from './service-client.js';
 import { portalError, SessionErrorResponse, sessionError } from './session-error-response.js';
 
-interface MintDependencies {
+export interface MintDependencies {
   client: ServiceClient;
   embedOrigins: EmbedOrigins;
   authorize: FormEmbedSessionsConfig['authorize'];
   logger: Logger;
+  resolveUser: (req: Request, res: Response) => Promise<ResolvedUser>;
+  refuseSignedOut: (target: FormTarget) => Promise<void>;
+  mintLimit: RequestHandler;
 }
 
 /** The form a mint route names: `/forms/:formId/session` or `/core-forms/:slug/session`. */
@@ -35,33 +40,48 @@ export function targetOf(req: Request): FormTarget {
  * until the service refuses the request line. Runs before `authorize`, the per-user limit and
  * any upstream request.
  */
-export function refuseInvalidFormRef(req: Request, _res: Response, next: NextFunction): void {
-  const target = targetOf(req);
+function refuseInvalidFormRef(target: FormTarget): void {
   const value = target.kind === 'form' ? target.formId : target.slug;
-  if (!isValidFormRef(value)) {
-    const what = target.kind === 'form' ? 'form id' : 'Core form slug';
-    throw sessionError(
-      'invalid_request',
-      isDotSegment(value)
-        ? `The ${what} is not a valid path segment.`
-        : `The ${what} must be at most ${FORM_REF_MAX_LENGTH} characters.`,
-    );
-  }
-  next();
+  if (isValidFormRef(value)) return;
+  const what = target.kind === 'form' ? 'form id' : 'Core form slug';
+  throw sessionError(
+    'invalid_request',
+    isDotSegment(value)
+      ? `The ${what} is not a valid path segment.`
+      : `The ${what} must be at most ${FORM_REF_MAX_LENGTH} characters.`,
+  );
 }
 
-/** The `authorize` veto on the route's form: a refusal is `forbidden`. */
-export function authorizeMint(deps: MintDependencies): RequestHandler {
-  return async function authorizeTarget(req, _res, next) {
+/**
+ * `POST /forms/:formId/session` and `POST /core-forms/:slug/session`, as one handler rather
+ * than a router layer per step (each layer cost a mint more than its check): counted, the form
+ * reference and `Content-Type` checked, the body read, the user resolved, a signed-out mint
+ * refused when its form needs a user, `authorize` asked, the per-user limit counted, then the
+ * mint itself. Any refusal goes to `next`, in the SessionError shape.
+ */
+export function mintRoute(deps: MintDependencies): RequestHandler {
+  return function mintSession(req: Request, res: Response, next: NextFunction): void {
     const target = targetOf(req);
-    if (!(await isAuthorized(deps.authorize, req, target, deps.logger))) {
-      throw sessionError(
-        'forbidden',
-        `The portal does not allow this user ${describeTarget(target)}.`,
-      );
-    }
-    next();
+    countMint(res, target.kind);
+    refuseInvalidFormRef(target);
+    refuseNonJson(req);
+    answerMint(deps, req, res, target).catch(next);
   };
+}
+
+async function answerMint(deps: MintDependencies, req: Request, res: Response, target: FormTarget) {
+  await readJsonBody(req);
+  const user = await deps.resolveUser(req, res);
+  if (user === undefined) await deps.refuseSignedOut(target);
+  if (!(await isAuthorized(deps.authorize, req, target, deps.logger))) {
+    throw sessionError(
+      'forbidden',
+      `The portal does not allow this user ${describeTarget(target)}.`,
+    );
+  }
+  if (!(await passesLimit(deps.mintLimit, req, res))) return;
+  const answer = await mintOnEmbedOrigin(deps, target, user);
+  res.status(200).json(answer);
 }
 
 /**
@@ -69,36 +89,32 @@ export function authorizeMint(deps: MintDependencies): RequestHandler {
  * alongside the first mint), then the embedUrl is checked against the embed origin of the
  * form's kind before anything reaches the browser.
  */
-export function mintRoute(deps: MintDependencies): RequestHandler {
-  return async function mintSession(req: Request, res: Response) {
-    const target = targetOf(req);
-    const originsPending = deps.embedOrigins.get();
-    originsPending.catch(() => {}); // awaited below; the mint's own failure may come first
-    const user = resolvedUserOf(res);
-    const session = await deps.client.mint(target, user).catch((error: unknown) => {
-      throw user === undefined && isInvalidRequest(error) ? portalError('sign_in_required') : error;
-    });
-    let origins = await originsPending;
-    if (!isOnEmbedOrigin(session.embedUrl, embedOriginFor(origins, target))) {
-      origins = await deps.embedOrigins.refresh(origins);
-    }
-    const embedOrigin = embedOriginFor(origins, target);
-    if (!isOnEmbedOrigin(session.embedUrl, embedOrigin)) {
-      deps.logger.error('refused an embedUrl that is not on the embed origin', {
-        target: describeTarget(target),
-        embedOrigin,
-        embedUrlOrigin: new URL(session.embedUrl).origin,
-      });
-      throw sessionError('internal_error', "The service's embedUrl is not on the embed origin.");
-    }
-    const answer: MintResponse = {
-      embedUrl: session.embedUrl,
+async function mintOnEmbedOrigin(
+  deps: MintDependencies,
+  target: FormTarget,
+  user: ResolvedUser,
+): Promise<MintResponse> {
+  const originsPending = deps.embedOrigins.get();
+  originsPending.catch(() => {}); // awaited below; the mint's own failure may come first
+  const session = await deps.client.mint(target, user).catch((error: unknown) => {
+    throw user === undefined && isInvalidRequest(error) ? portalError('sign_in_required') : error;
+  });
+  const urlOrigin = session.embedUrlOrigin;
+  let origins = await originsPending;
+  if (urlOrigin !== embedOriginFor(origins, target)) {
+    origins = await deps.embedOrigins.refresh(origins);
+  }
+  const embedOrigin = embedOriginFor(origins, target);
+  if (urlOrigin !== embedOrigin) {
+    deps.logger.error('refused an embedUrl that is not on the embed origin', {
+      target: describeTarget(target),
       embedOrigin,
-      provider: session.provider,
-      expiresIn: session.expiresIn,
-    };
-    res.set('Cache-Control', 'no-store').status(200).json(answer);
-  };
+      embedUrlOrigin: urlOrigin,
+    });
+    throw sessionError('internal_error', "The service's embedUrl is not on the embed origin.");
+  }
+  const { embedUrl, provider, expiresIn } = session;
+  return { embedUrl, embedOrigin, provider, expiresIn };
 }
 
 /** The service's refusal of a request as incomplete: for a user-less mint, the user is missing. */

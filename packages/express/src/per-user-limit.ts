@@ -77,6 +77,30 @@ function perUserLimit(
   });
 }
 
+const answered = Symbol('answered by the limit');
+
+/**
+ * Runs a limit inside a handler: true when it let the request through, false when it answered
+ * it (`rate_limited`). A store failure the limit does not pass over rejects.
+ */
+export async function passesLimit(
+  limit: RequestHandler,
+  req: Request,
+  res: Response,
+): Promise<boolean> {
+  const outcome = await new Promise<unknown>((resolve) => {
+    Promise.resolve(limit(req, res, resolve)).then(
+      () => resolve(answered),
+      (error: unknown) => resolve(error ?? new Error('the limit failed')),
+    );
+  });
+  if (outcome === answered && !res.headersSent)
+    throw new Error('the limit neither answered nor passed');
+  if (outcome === answered) return false;
+  if (outcome !== undefined) throw outcome;
+  return true;
+}
+
 /** Whole seconds until the window of this request's key resets, at least 1. */
 function secondsToReset(req: Request, windowMs: number): number {
   const resetTime = (req as Request & { rateLimit?: { resetTime?: Date } }).rateLimit?.resetTime;

@@ -1,5 +1,5 @@
-import { FormSessionUserSchema } from '@form-embed/protocol';
-import type { NextFunction, Request, Response } from 'express';
+import { type FormSessionUser, FormSessionUserSchema } from '@form-embed/protocol';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Logger } from './logger.js';
 import type { FormEmbedSessionsConfig, ResolvedUser } from './options.js';
 import { sessionError } from './session-error-response.js';
@@ -10,15 +10,11 @@ const resolvedUser = Symbol('form-embed resolved user');
  * Asks `resolveUser` who is signed in and keeps the answer for this request. The answer is the
  * only source of the user sent upstream; whatever the browser sent is never read for it.
  */
-export function resolveUserOnServer(
+export function userResolver(
   resolveUser: FormEmbedSessionsConfig['resolveUser'],
   logger: Logger,
-) {
-  return async function resolveUserOnServer(
-    req: Request,
-    res: Response,
-    next: NextFunction,
-  ): Promise<void> {
+): (req: Request, res: Response) => Promise<ResolvedUser> {
+  return async function resolveUserFor(req, res) {
     let user: unknown;
     try {
       user = await resolveUser(req);
@@ -26,20 +22,32 @@ export function resolveUserOnServer(
       logger.error('resolveUser threw', { error });
       throw sessionError('internal_error', 'The portal could not tell who is signed in.');
     }
-    if (user === undefined || user === null) {
-      (res.locals as Record<symbol, ResolvedUser>)[resolvedUser] = undefined;
-      return next();
-    }
-    const parsed = FormSessionUserSchema.safeParse(user);
-    if (!parsed.success) {
-      logger.error(
-        'resolveUser returned something that is not a FormSessionRequest user ({microsoftTenantId?, clientId?, userIdentifier?} of strings)',
-      );
-      throw sessionError('internal_error', 'The portal could not tell who is signed in.');
-    }
-    (res.locals as Record<symbol, ResolvedUser>)[resolvedUser] = parsed.data;
+    const resolved = user === undefined || user === null ? undefined : checkedUser(user, logger);
+    (res.locals as Record<symbol, ResolvedUser>)[resolvedUser] = resolved;
+    return resolved;
+  };
+}
+
+/** `userResolver` as a middleware (for `GET /forms`). */
+export function resolveUserOnServer(
+  resolveUser: FormEmbedSessionsConfig['resolveUser'],
+  logger: Logger,
+): RequestHandler {
+  const resolve = userResolver(resolveUser, logger);
+  return async function resolveUserOnServer(req: Request, res: Response, next: NextFunction) {
+    await resolve(req, res);
     next();
   };
+}
+
+/** The user as FormSessionRequest types it, without any other field. */
+function checkedUser(user: unknown, logger: Logger): FormSessionUser {
+  const parsed = FormSessionUserSchema.safeParse(user);
+  if (parsed.success) return parsed.data;
+  logger.error(
+    'resolveUser returned something that is not a FormSessionRequest user ({microsoftTenantId?, clientId?, userIdentifier?} of strings)',
+  );
+  throw sessionError('internal_error', 'The portal could not tell who is signed in.');
 }
 
 /** The user `resolveUser` returned for this request (after `resolveUserOnServer` ran). */

@@ -1,15 +1,23 @@
 import {
+  canonicalOrigin,
   type FormSession,
   FormSessionSchema,
   type FormTarget,
   type ServicePaths,
 } from '@form-embed/protocol';
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { ResolvedUser } from './options.js';
 import { UpstreamErrors } from './upstream-errors.js';
 import { requestUpstream, type UpstreamConfig } from './upstream-request.js';
 
 const isSuccess = (status: number) => status >= 200 && status < 300;
+
+// The contract's FormSession, its embedUrl read as a string here and checked as an absolute
+// http(s) URL by `canonicalOrigin`, whose origin the mint needs anyway: one URL parse, not two.
+const FormSessionAnswerSchema = FormSessionSchema.extend({ embedUrl: z.string() });
+
+/** A FormSession as the service answered it, with the origin of its embedUrl. */
+export type MintedSession = FormSession & { embedUrlOrigin: string };
 
 /**
  * The service's API as the middleware uses it (docs/contract.md#authentication). Every failure
@@ -26,7 +34,7 @@ export class ServiceClient {
   }
 
   /** One `POST` to the form-session endpoint of `target`, with `{user}` and nothing else. */
-  async mint(target: FormTarget, user: ResolvedUser): Promise<FormSession> {
+  async mint(target: FormTarget, user: ResolvedUser): Promise<MintedSession> {
     const [route, params] =
       target.kind === 'form'
         ? (['formSession', { formId: target.formId }] as const)
@@ -34,8 +42,9 @@ export class ServiceClient {
     const body = user === undefined ? {} : { user };
     const answer = await requestUpstream(this.#config, { method: 'POST', route, params, body });
     if (!isSuccess(answer.status)) throw this.#errors.refusal(route, answer);
-    const session = FormSessionSchema.safeParse(answer.body);
-    if (session.success) return session.data;
+    const session = FormSessionAnswerSchema.safeParse(answer.body);
+    const embedUrlOrigin = session.success ? canonicalOrigin(session.data.embedUrl) : undefined;
+    if (session.success && embedUrlOrigin !== undefined) return { ...session.data, embedUrlOrigin };
     throw this.#errors.badShape(route, answer);
   }
 

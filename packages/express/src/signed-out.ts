@@ -1,13 +1,11 @@
-import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { FormTarget } from '@form-embed/protocol';
 import type { CatalogueReads } from './catalogue-reads.js';
 import { describe, type Logger } from './logger.js';
-import { targetOf } from './mint-route.js';
-import { resolvedUserOf } from './resolve-user.js';
 import { portalError } from './session-error-response.js';
 
 /**
- * A mint with nobody signed in (docs/contract.md#portal-codes): a form that needs a user
- * answers `sign_in_required` without spending a mint. A Core form always needs one. A designer
+ * A mint of `target` with nobody signed in (docs/contract.md#portal-codes): a form that needs a
+ * user answers `sign_in_required` without spending a mint. A Core form always needs one. A designer
  * form needs one when its `authType` is microsoft or google, which the organisation's forms
  * list tells (the catalogue's cached read, so no request of its own most of the time). A form
  * with `authType` none is minted with no user, the contract's own case (provider none, no
@@ -15,10 +13,11 @@ import { portalError } from './session-error-response.js';
  * cannot be read), the mint goes ahead and `mintRoute` maps the service's `invalid_request`
  * for a user-less request to `sign_in_required`.
  */
-export function refuseSignedOut(reads: CatalogueReads, logger: Logger): RequestHandler {
-  return async function refuseSignedOut(req: Request, res: Response, next: NextFunction) {
-    if (resolvedUserOf(res) !== undefined) return next();
-    const target = targetOf(req);
+export function signedOutRefusal(
+  reads: CatalogueReads,
+  logger: Logger,
+): (target: FormTarget) => Promise<void> {
+  return async function refuseSignedOut(target) {
     if (target.kind === 'coreForm') throw portalError('sign_in_required');
     const forms = await reads.forms().catch((error: unknown) => {
       logger.warn('the forms list could not be read to tell whether a form needs a user', {
@@ -30,6 +29,5 @@ export function refuseSignedOut(reads: CatalogueReads, logger: Logger): RequestH
     if (form?.authType === 'microsoft' || form?.authType === 'google') {
       throw portalError('sign_in_required');
     }
-    next();
   };
 }

@@ -71,7 +71,10 @@ export async function requestUpstream(
     recordUpstream(route, method, startedAt, response.status);
     return {
       status: response.status,
-      retryAfter: cappedRetryAfter(response.headers.get('Retry-After'), config),
+      // Read only on a refusal: a success has no use for it.
+      retryAfter: response.ok
+        ? undefined
+        : cappedRetryAfter(response.headers.get('Retry-After'), config),
       body: text === tooLarge ? tooLarge : parseJson(text),
     };
   } catch (error) {
@@ -136,7 +139,8 @@ function cappedRetryAfter(
   header: string | null,
   config: Pick<UpstreamConfig, 'maxRetryAfterSeconds'>,
 ): string | undefined {
-  const seconds = parseRetryAfter(toImfFixdate(header ?? ''));
+  if (header === null) return undefined;
+  const seconds = parseRetryAfter(toImfFixdate(header));
   return seconds === undefined ? undefined : `${Math.min(seconds, config.maxRetryAfterSeconds)}`;
 }
 

@@ -35,12 +35,29 @@ export type ServicePaths = { [K in keyof typeof defaultServicePaths]: string };
  * send the request to another path.
  */
 export function expandPath(template: string, params: Record<string, string> = {}): string {
-  return template.replace(/\{(\w+)\}/g, (_, name: string) => {
+  const parts = partsOf(template);
+  let path = parts[0] ?? '';
+  for (let index = 1; index < parts.length; index += 2) {
+    const name = parts[index] ?? '';
     const value = params[name];
     if (value === undefined) throw new Error(`path ${template} needs a value for {${name}}`);
     if (isDotSegment(value)) {
       throw new Error(`{${name}} of ${template} must be a path segment, not "${value}"`);
     }
-    return encodeURIComponent(value);
-  });
+    path += encodeURIComponent(value) + (parts[index + 1] ?? '');
+  }
+  return path;
+}
+
+// A template split once into text and placeholder names (text, name, text, ...): a mint
+// expands the same few templates again and again.
+const templateParts = new Map<string, string[]>();
+
+function partsOf(template: string): string[] {
+  let parts = templateParts.get(template);
+  if (parts === undefined) {
+    parts = template.split(/\{(\w+)\}/);
+    if (templateParts.size < 100) templateParts.set(template, parts);
+  }
+  return parts;
 }

@@ -1,0 +1,100 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { MintResponseSchema, SessionErrorBodySchema } from '@form-embed/protocol';
+import { fixtureIds, type Sandbox, startSandbox } from '@form-embed/sandbox';
+import express from 'express';
+import { type Answer, type MountedMiddleware, mountMiddleware } from './helpers/harness.js';
+import { SecretWatch } from './helpers/secret-watch.js';
+
+const watch = new SecretWatch();
+let sandbox: Sandbox;
+let portal: MountedMiddleware;
+let parsingPortal: MountedMiddleware;
+const openForm = { kind: 'form', formId: fixtureIds.forms.open } as const;
+const mintPathOfOpenForm = `/forms/${fixtureIds.forms.open}/session`;
+
+before(async () => {
+  sandbox = await startSandbox();
+  const options = { apiKey: sandbox.apiKey, baseUrl: sandbox.baseUrl, limit: { mints: 1000 } };
+  portal = await mountMiddleware(watch, options);
+  // A portal that parses every JSON body itself, before the middleware.
+  parsingPortal = await mountMiddleware(watch, options, (app) => app.use(express.json()));
+});
+
+after(async () => {
+  await portal.close();
+  await parsingPortal.close();
+  await sandbox.close();
+  await watch.assertNoSecret([sandbox.apiKey]);
+});
+
+function assertInvalidRequest(answer: Answer, message: RegExp) {
+  assert.equal(answer.status, 400, answer.text);
+  const { error } = SessionErrorBodySchema.parse(answer.body);
+  assert.equal(error.code, 'invalid_request');
+  assert.match(error.message, message);
+  assert.equal(answer.headers.get('cache-control'), 'no-store');
+}
+
+async function withoutUpstream(run: () => Promise<void>) {
+  const before = portal.upstream.length;
+  await run();
+  assert.deepEqual(portal.upstream.slice(before), [], 'a refused request reached the service');
+}
+
+describe('the mint request body (read only to refuse a malformed one)', () => {
+  test('an empty body, {} and [] are minted', async () => {
+    for (const body of ['', '{}', ' [] ']) {
+      const answer = await portal.mint(openForm, { body });
+      assert.equal(answer.status, 200, `${JSON.stringify(body)}: ${answer.text}`);
+      MintResponseSchema.parse(answer.body);
+    }
+  });
+
+  test('JSON that is not an object or an array is invalid_request, as body-parser strict mode was', async () => {
+    await withoutUpstream(async () => {
+      for (const body of ['"user"', 'null', '42', 'true']) {
+        assertInvalidRequest(await portal.mint(openForm, { body }), /not valid JSON/);
+      }
+    });
+  });
+
+  test('a body over 16 KB sent without Content-Length (chunked) is invalid_request', async () => {
+    await withoutUpstream(async () => {
+      const answer = await portal.rawRequest(mintPathOfOpenForm, {
+        method: 'POST',
+        headers: { 'transfer-encoding': 'chunked' },
+        body: JSON.stringify({ pad: 'x'.repeat(20_000) }),
+      });
+      assertInvalidRequest(answer, /too large/);
+    });
+  });
+
+  test('a body with a Content-Encoding (compressed) is invalid_request: the element never compresses its `{}`', async () => {
+    await withoutUpstream(async () => {
+      const answer = await portal.rawRequest(mintPathOfOpenForm, {
+        method: 'POST',
+        headers: { 'content-encoding': 'gzip' },
+      });
+      assertInvalidRequest(answer, /compressed/);
+    });
+  });
+
+  test('a charset other than UTF-8 is invalid_request', async () => {
+    await withoutUpstream(async () => {
+      const answer = await portal.mint(openForm, {
+        headers: { 'content-type': 'application/json; charset=latin1' },
+      });
+      assertInvalidRequest(answer, /UTF-8/);
+    });
+  });
+
+  // The timeout only turns a hang (waiting for a body that never comes) into a failure.
+  test("a body the portal's own parser already read is not waited for: the mint is answered", {
+    timeout: 30_000,
+  }, async () => {
+    const answer = await parsingPortal.mint(openForm);
+    assert.equal(answer.status, 200, answer.text);
+    MintResponseSchema.parse(answer.body);
+  });
+});
