@@ -7,7 +7,7 @@ export default defineConfig({
   testMatch: '**/*.spec.ts',
   outputDir: '../test-results',
   globalSetup: './global-setup.ts',
-  fullyParallel: false,
+  fullyParallel: true,
   workers: 2,
   retries: 0,
   forbidOnly: true,

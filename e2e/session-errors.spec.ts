@@ -4,7 +4,43 @@ import {
   SessionErrorCodes,
 } from '@form-embed/protocol';
 import { UNKNOWN_CODE_STATUS } from '@form-embed/sandbox';
-import { eventsOf, expect, recordEvents, test } from './demo-fixture.js';
+import type { Page } from '@playwright/test';
+import { test as demoTest, eventsOf, expect, recordEvents } from './demo-fixture.js';
+
+/**
+ * One QA console per worker, its clock faked (flowing until a case pauses it): each case frames a
+ * new `<form-embed>` in it through the console's "other form" field, as a page adding an element
+ * does, instead of paying for a new browser context and page load per code.
+ */
+const test = demoTest.extend<{ qaConsole: Page }, { consolePage: Page }>({
+  consolePage: [
+    async ({ browser, workerDemo }, use) => {
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      await recordEvents(page);
+      await page.clock.install();
+      await page.goto(workerDemo.url);
+      await expect(page.locator('#embed-slot form-embed')).toHaveAttribute('state', 'framed');
+      await use(page);
+      await context.close();
+    },
+    { scope: 'worker' },
+  ],
+  qaConsole: async ({ consolePage }, use) => {
+    await consolePage.evaluate(() => {
+      (window as unknown as { formEmbedEvents: unknown[] }).formEmbedEvents.length = 0;
+    });
+    await use(consolePage);
+    // A case that fails leaves its worker, page and all, behind; one that passes resumes time.
+    await consolePage.clock.resume();
+  },
+});
+
+/** Frames a new element for form_microsoft, replacing the console's current one. */
+async function embedAgain(page: Page) {
+  await page.locator('#form-other').fill('form_microsoft');
+  await page.locator('#form-other-go').click();
+}
 
 const RETRY_AFTER_S = 2;
 const cases = [
@@ -20,7 +56,7 @@ const cases = [
 
 for (const { code, status, retryable, seen } of cases) {
   test(`SessionError ${code} (${status}, ${retryable ? 'retryable' : 'not retryable'}) shows its state, event and retry`, async ({
-    page,
+    qaConsole: page,
     demo,
   }) => {
     const operatorMessage = `operator detail for ${code}`;
@@ -33,11 +69,10 @@ for (const { code, status, retryable, seen } of cases) {
       message: operatorMessage,
       ...(retryable ? { retryAfter: RETRY_AFTER_S } : {}),
     });
-    await recordEvents(page);
     // The page's time stands still, so the wait for Retry-After is seen (`waiting`) whatever the
     // machine's load, and passes only when the test moves the clock.
-    if (retryable) await page.clock.pauseAt(Date.now() + 1_000);
-    await page.goto(demo.url);
+    if (retryable) await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 1_000);
+    await embedAgain(page);
     const element = page.locator('#embed-slot form-embed');
     const status_ = element.locator('[part=status]');
 
