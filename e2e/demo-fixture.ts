@@ -88,6 +88,27 @@ export function countMints(page: Page): { readonly count: number } {
 }
 
 /**
+ * Holds the browser's next mint request (`POST …/session`) until `release()` is called, then lets
+ * it through to the portal: the element stays `minting` for as long as the test needs, instead of
+ * the sandbox delaying its answers by a wall-clock guess.
+ */
+export async function holdNextMint(page: Page): Promise<{ release(): void }> {
+  let release = () => {};
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route(
+    /\/form-sessions\/.+\/session$/,
+    async (route) => {
+      await released;
+      await route.continue();
+    },
+    { times: 1 },
+  );
+  return { release };
+}
+
+/**
  * The Submit button of the form framed by the `<form-embed>` at `selector`. Visible once the
  * framed page has loaded: `framed` comes earlier, when the iframe's src is set, and sessions
  * expired while the page still loads make the page post `expired` by itself.

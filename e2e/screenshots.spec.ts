@@ -1,5 +1,5 @@
 import type { Page, TestInfo } from '@playwright/test';
-import { expect, submitOf, test } from './demo-fixture.js';
+import { expect, holdNextMint, submitOf, test } from './demo-fixture.js';
 
 /** Attaches a screenshot of the QA console to the report, for a person to look at. */
 async function shoot(page: Page, testInfo: TestInfo, name: string) {
@@ -17,16 +17,16 @@ test('demo screenshots: minting, framed, waiting, failed and reminted', async ({
   // Seven states on three pages, each photographed: more than one check's worth of time.
   test.setTimeout(60_000);
   // The page's clock stands still until the test moves it, so the Retry-After wait is
-  // photographed whatever the machine's load. (The mint's latency is the sandbox's, on wall time.)
+  // photographed whatever the machine's load; the first mint is held until its photo is taken.
   await page.clock.pauseAt(Date.now() + 1_000);
-  demo.sandbox?.control.setLatency(2_000);
+  const mint = await holdNextMint(page);
   await page.goto(demo.url);
   await expect(element(page)).toHaveAttribute('state', 'minting');
   await expect(page.locator('#state')).toHaveText('minting');
   await shoot(page, testInfo, '1-minting');
 
+  mint.release();
   await expect(element(page)).toHaveAttribute('state', 'framed');
-  demo.sandbox?.control.setLatency(0);
   await expect(submitOf(page)).toBeVisible();
   await shoot(page, testInfo, '2-framed');
 

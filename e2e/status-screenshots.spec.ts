@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { expect, submitOf, test } from './demo-fixture.js';
+import { expect, holdNextMint, submitOf, test } from './demo-fixture.js';
 import { shoot } from './shoot.js';
 
 const element = (page: Page) => page.locator('#embed-slot form-embed');
@@ -17,12 +17,12 @@ for (const lang of ['en', 'de'] as const) {
       });
     const remint = () => page.locator('[data-action=remint]').click();
 
-    demo.sandbox?.control.setLatency(2_000);
+    const mint = await holdNextMint(page);
     await page.goto(`${demo.url}/?lang=${lang}`);
     await expect(element(page)).toHaveAttribute('state', 'minting');
     await shot('1-minting');
+    mint.release();
     await expect(element(page)).toHaveAttribute('state', 'framed');
-    demo.sandbox?.control.setLatency(0);
     await expect(submitOf(page)).toBeVisible();
     await shot('2-framed');
 
