@@ -11,7 +11,7 @@ import { refuseNonJson } from './csrf.js';
 import { type EmbedOrigins, embedOriginFor } from './embed-origins.js';
 import { readJsonBody } from './json-body.js';
 import type { Logger } from './logger.js';
-import { countMint } from './mint-metrics.js';
+import { countAnswer, countMint } from './mint-metrics.js';
 import type { FormEmbedSessionsConfig, ResolvedUser } from './options.js';
 import { passesLimit } from './per-user-limit.js';
 import type { ServiceClient } from './service-client.js';
@@ -81,7 +81,8 @@ async function answerMint(deps: MintDependencies, req: Request, res: Response, t
   }
   if (!(await passesLimit(deps.mintLimit, req, res))) return;
   const answer = await mintOnEmbedOrigin(deps, target, user);
-  res.status(200).json(answer);
+  countAnswer(res.status(200), 'ok');
+  res.json(answer);
 }
 
 /**

@@ -6,7 +6,7 @@ import {
   type SessionErrorDetail,
 } from '@form-embed/protocol';
 import type { Response } from 'express';
-import { noteOutcome } from './mint-metrics.js';
+import { countAnswer } from './mint-metrics.js';
 import { sessionErrorMessages } from './session-error-messages.js';
 
 /** A SessionError as the middleware answers it: the body's detail, the status, and `Retry-After` when due. */
@@ -45,8 +45,8 @@ export function portalError(code: PortalErrorCode): SessionErrorResponse {
 
 /** Sends `{error: {code, message, retryable}}` with the status, `Retry-After` when due, never cached. */
 export function sendSessionError(res: Response, answer: SessionErrorAnswer): void {
-  noteOutcome(res, answer.code);
   res.status(answer.status);
+  countAnswer(res, answer.code);
   res.set('Cache-Control', 'no-store');
   if (answer.retryAfter !== undefined) res.set('Retry-After', answer.retryAfter);
   res.json({ error: { code: answer.code, message: answer.message, retryable: answer.retryable } });

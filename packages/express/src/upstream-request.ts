@@ -109,14 +109,17 @@ function unavailable(
 
 /**
  * The body as text, or `tooLarge` as soon as more than `maxBytes` arrived (or were announced):
- * the rest is never read, and the connection is aborted.
+ * the rest is never read, and the connection is aborted. An uncompressed body whose
+ * `Content-Length` is within the cap is read whole: HTTP/1.1 framing ends it there.
  */
 async function readCapped(
   response: Response,
   maxBytes: number,
   cutOff: AbortController,
 ): Promise<string | typeof tooLarge> {
-  const announced = Number(response.headers.get('Content-Length'));
+  const header = response.headers.get('Content-Length') ?? '';
+  const announced = /^\d+$/.test(header) ? Number(header) : Number.NaN;
+  if (announced <= maxBytes && !response.headers.has('Content-Encoding')) return response.text();
   const reader = response.body?.getReader();
   if (reader === undefined) return '';
   const chunks: Uint8Array[] = [];

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import type { ServerResponse } from 'node:http';
 import { after, before, describe, test } from 'node:test';
+import { gzipSync } from 'node:zlib';
 import { SessionErrorBodySchema } from '@form-embed/protocol';
 import { fixtureIds, fixtureKeys } from '@form-embed/sandbox';
 import { answerMe, type FakeUpstream, startFakeUpstream } from './helpers/fake-upstream.js';
@@ -30,10 +31,23 @@ async function streamHugeBody(res: ServerResponse, size: number): Promise<void> 
   res.end('"}');
 }
 
+// 8 MiB of JSON that gzip packs into a few KiB, sent with its (small) Content-Length.
+const gzipBomb = gzipSync(`{"embedUrl":"${'x'.repeat(8 * MiB)}"}`);
+
+function answerGzipBomb(res: ServerResponse): void {
+  res.writeHead(200, {
+    'content-type': 'application/json',
+    'content-encoding': 'gzip',
+    'content-length': gzipBomb.length,
+  });
+  res.end(gzipBomb);
+}
+
 before(async () => {
   upstream = await startFakeUpstream(async (req, res) => {
     if (answerMe(req, res)) return;
     if (req.url?.includes('warm-up')) return void res.writeHead(400).end('{}');
+    if (req.url?.includes('gzip-bomb')) return void answerGzipBomb(res);
     await streamHugeBody(res, 64 * MiB);
   });
   portal = await mountMiddleware(watch, {
@@ -65,5 +79,19 @@ describe('what is read of an upstream answer', () => {
     assert.equal(error.retryable, true);
     assert.ok(growth < 32 * MiB, `RSS grew ${(growth / MiB).toFixed(1)} MiB`);
     assert.ok(bodyBytesSent < 16 * MiB, `the upstream sent ${bodyBytesSent / MiB} MiB`);
+  });
+
+  test('a compressed answer whose Content-Length is small is still cut off at maxUpstreamBodyBytes once inflated', async () => {
+    const linesBefore = watch.logLines.length;
+    const answer = await portal.mint({ kind: 'form', formId: 'gzip-bomb' });
+    assert.equal(answer.status, 500, answer.text);
+    const { error } = SessionErrorBodySchema.parse(answer.body);
+    assert.equal(error.code, 'internal_error');
+    assert.ok(
+      watch.logLines
+        .slice(linesBefore)
+        .some((line) => line.message.includes('longer than maxUpstreamBodyBytes')),
+      'the cut-off was not logged',
+    );
   });
 });
