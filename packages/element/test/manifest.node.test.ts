@@ -15,7 +15,7 @@ type Cli = (options: { argv: string[]; cwd: string; noWrite: boolean }) => Promi
 }>;
 
 /** The same analysis as `npm run build` (with its config file), returned instead of written. */
-async function analyze() {
+async function analyzeOnce() {
   const specifier = '@custom-elements-manifest/analyzer/cli.js';
   const { cli } = (await import(specifier)) as { cli: Cli };
   const manifest = await cli({
@@ -29,6 +29,13 @@ async function analyze() {
   assert.ok(element, 'the manifest declares <form-embed>');
   return element;
 }
+
+let analysis: ReturnType<typeof analyzeOnce> | undefined;
+/** The analysis takes seconds (it parses every source): the tests share one. */
+const analyze = () => {
+  analysis ??= analyzeOnce();
+  return analysis;
+};
 
 const names = (list: Named[] = []) => list.map((item) => item.name).sort();
 

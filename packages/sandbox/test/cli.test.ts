@@ -1,19 +1,48 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { describe, test } from 'node:test';
+import { after, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { defaultServicePaths, OrganisationSchema } from '@form-embed/protocol';
+import { build } from 'esbuild';
 import { parseCliArgs, usage } from '../src/cli-args.js';
 import { fixtureKeys } from '../src/index.js';
 
 const cli = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
 
-function startCli(args: string[]) {
-  const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', cli, ...args], {
+/**
+ * The CLI's sources bundled once into one JavaScript file, so each case starts a bare `node` as the
+ * published bin does, instead of a second or more of tsx start-up per process.
+ */
+const bundled = (async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'form-embed-sandbox-cli-'));
+  const outfile = join(dir, 'cli.mjs');
+  await build({
+    entryPoints: [cli],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    conditions: ['source'],
+    // Express and its dependencies are CommonJS: their require() of Node's modules needs one.
+    banner: {
+      js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
+    },
+    logLevel: 'silent',
+  });
+  return { dir, outfile };
+})();
+after(async () => rm((await bundled).dir, { recursive: true, force: true }));
+
+async function startCli(args: string[]) {
+  const child = spawn(process.execPath, [(await bundled).outfile, ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
@@ -22,7 +51,7 @@ function startCli(args: string[]) {
 
 describe('form-embed-sandbox CLI', () => {
   test('form-embed-sandbox --json prints exactly one JSON line, serves, and exits cleanly on SIGTERM', async () => {
-    const { child, nextLine } = startCli(['--json', '--control']);
+    const { child, nextLine } = await startCli(['--json', '--control']);
     try {
       const line = await nextLine();
       const printed = JSON.parse(line) as Record<string, string>;
@@ -48,7 +77,7 @@ describe('form-embed-sandbox CLI', () => {
   });
 
   test('form-embed-sandbox without --json prints the addresses and key readably, and stops on SIGINT', async () => {
-    const { child, nextLine } = startCli([]);
+    const { child, nextLine } = await startCli([]);
     try {
       const lines = [];
       for (let i = 0; i < 5; i++) lines.push(await nextLine());
@@ -66,7 +95,7 @@ describe('form-embed-sandbox CLI', () => {
 
   /** Runs the CLI to its end; resolves with its exit code and what it printed. */
   async function runCli(args: string[]) {
-    const { child } = startCli(args);
+    const { child } = await startCli(args);
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
       stderr += chunk;
