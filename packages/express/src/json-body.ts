@@ -22,27 +22,25 @@ export function readJsonBody(req: Request): Promise<void> | undefined {
   if (encoding !== undefined && encoding !== 'identity') {
     return Promise.reject(bodyError('encoded'));
   }
+  // The listeners stay once settled: a refused request is paused, and Node discards the rest.
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    const stop = (error: Error) => {
-      req.off('data', onData).off('end', onEnd).off('error', onError);
-      req.pause();
-      reject(error);
-    };
-    const onData = (chunk: Buffer) => {
+    req.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size > MAX_MINT_BODY_BYTES) stop(bodyError('large'));
-      else chunks.push(chunk);
-    };
-    const onEnd = () => {
-      req.off('data', onData).off('error', onError);
+      if (size <= MAX_MINT_BODY_BYTES) {
+        chunks.push(chunk);
+      } else {
+        req.pause();
+        reject(bodyError('large'));
+      }
+    });
+    req.once('end', () => {
       const text = utf8.decode(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
       if (text === '' || isJsonObjectOrArray(text)) resolve();
       else reject(bodyError('notJson'));
-    };
-    const onError = () => stop(bodyError('cutOff'));
-    req.on('data', onData).once('end', onEnd).once('error', onError);
+    });
+    req.once('error', () => reject(bodyError('cutOff')));
   });
 }
 

@@ -81,8 +81,11 @@ async function answerMint(deps: MintDependencies, req: Request, res: Response, t
   }
   if (!(await passesLimit(deps.mintLimit, req, res))) return;
   const answer = await mintOnEmbedOrigin(deps, target, user);
-  countAnswer(res.status(200), 'ok');
-  res.json(answer);
+  res.statusCode = 200;
+  countAnswer(res, 'ok');
+  // Not res.json: its ETag (a SHA-1 of every answer) is of no use on a single-use, no-store answer.
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.end(JSON.stringify(answer));
 }
 
 /**
