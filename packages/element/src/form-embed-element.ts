@@ -236,10 +236,8 @@ export class FormEmbedElement extends ReactiveElement {
     });
     const notice = this.#lapsed && fire(this, 'form-embed-notice', { reason: 'expired' }, true);
     this.#set('framed', notice ? 'lapsed' : '', 'dismiss');
-    if (this.#refocus) {
-      this.#refocus = false;
-      frame.focus();
-    }
+    if (this.#refocus) frame.focus();
+    this.#refocus = false;
     fire(this, 'form-embed-session', { provider, expiresIn, embedOrigin, attempt });
   }
 
