@@ -57,7 +57,7 @@ const attwExclusions: Record<string, string[]> = {
   '@form-embed/element': ['--exclude-entrypoints', 'bundle'],
 };
 
-describe('published packages', () => {
+describe('published packages', { concurrency: 2 }, () => {
   for (const tarball of tarballs) {
     test(`${tarball.name}: publint (strict) and attw find no problem in the tarball`, async (t) => {
       t.diagnostic(`${tarball.size} B packed, ${tarball.unpackedSize} B unpacked`);
