@@ -2,7 +2,12 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { SessionErrorBodySchema } from '@form-embed/protocol';
 import { fixtureIds, type Sandbox, startSandbox } from '@form-embed/sandbox';
-import { type Answer, type MountedMiddleware, mountMiddleware } from './helpers/harness.js';
+import {
+  type Answer,
+  type MountedMiddleware,
+  mountMiddleware,
+  withoutUpstream,
+} from './helpers/harness.js';
 import { SecretWatch } from './helpers/secret-watch.js';
 
 const watch = new SecretWatch();
@@ -36,12 +41,6 @@ function assertRefused(answer: Answer, code: string, status: number) {
   assert.equal(answer.headers.get('cache-control'), 'no-store');
 }
 
-async function withoutUpstream(run: () => Promise<void>) {
-  const before = portal.upstream.length;
-  await run();
-  assert.deepEqual(portal.upstream.slice(before), [], 'a refused request reached the service');
-}
-
 describe('what a mint request must look like', () => {
   test('a mint that is not application/json is refused with invalid_request before any upstream request', async () => {
     const bodies: Array<[string | undefined, string]> = [
@@ -51,7 +50,7 @@ describe('what a mint request must look like', () => {
       ['application/jsonp', '{}'],
       [undefined, '{}'],
     ];
-    await withoutUpstream(async () => {
+    await withoutUpstream(portal, async () => {
       for (const [type, body] of bodies) {
         const answer = await portal.request(mintPathOfOpenForm, {
           method: 'POST',
@@ -71,7 +70,7 @@ describe('what a mint request must look like', () => {
   });
 
   test('a body that is not valid JSON, or too large, is invalid_request', async () => {
-    await withoutUpstream(async () => {
+    await withoutUpstream(portal, async () => {
       assertRefused(await portal.mint(openForm, { body: '{"user": ' }), 'invalid_request', 400);
       assertRefused(
         await portal.mint(openForm, { body: JSON.stringify({ pad: 'x'.repeat(40_000) }) }),
@@ -82,7 +81,7 @@ describe('what a mint request must look like', () => {
   });
 
   test('an unknown route or method under the middleware is not_found in the SessionError shape', async () => {
-    await withoutUpstream(async () => {
+    await withoutUpstream(portal, async () => {
       for (const [method, path] of [
         ['GET', '/nowhere'],
         ['GET', mintPathOfOpenForm],

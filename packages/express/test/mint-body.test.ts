@@ -3,7 +3,12 @@ import { after, before, describe, test } from 'node:test';
 import { MintResponseSchema, SessionErrorBodySchema } from '@form-embed/protocol';
 import { fixtureIds, type Sandbox, startSandbox } from '@form-embed/sandbox';
 import express from 'express';
-import { type Answer, type MountedMiddleware, mountMiddleware } from './helpers/harness.js';
+import {
+  type Answer,
+  type MountedMiddleware,
+  mountMiddleware,
+  withoutUpstream,
+} from './helpers/harness.js';
 import { SecretWatch } from './helpers/secret-watch.js';
 
 const watch = new SecretWatch();
@@ -36,12 +41,6 @@ function assertInvalidRequest(answer: Answer, message: RegExp) {
   assert.equal(answer.headers.get('cache-control'), 'no-store');
 }
 
-async function withoutUpstream(run: () => Promise<void>) {
-  const before = portal.upstream.length;
-  await run();
-  assert.deepEqual(portal.upstream.slice(before), [], 'a refused request reached the service');
-}
-
 describe('the mint request body (read only to refuse a malformed one)', () => {
   test('an empty body, {} and [] are minted', async () => {
     for (const body of ['', '{}', ' [] ']) {
@@ -52,7 +51,7 @@ describe('the mint request body (read only to refuse a malformed one)', () => {
   });
 
   test('JSON that is not an object or an array is invalid_request, as body-parser strict mode was', async () => {
-    await withoutUpstream(async () => {
+    await withoutUpstream(portal, async () => {
       for (const body of ['"user"', 'null', '42', 'true']) {
         assertInvalidRequest(await portal.mint(openForm, { body }), /not valid JSON/);
       }
@@ -60,7 +59,7 @@ describe('the mint request body (read only to refuse a malformed one)', () => {
   });
 
   test('a body over 16 KB sent without Content-Length (chunked) is invalid_request', async () => {
-    await withoutUpstream(async () => {
+    await withoutUpstream(portal, async () => {
       const answer = await portal.rawRequest(mintPathOfOpenForm, {
         method: 'POST',
         headers: { 'transfer-encoding': 'chunked' },
@@ -71,7 +70,7 @@ describe('the mint request body (read only to refuse a malformed one)', () => {
   });
 
   test('a body with a Content-Encoding (compressed) is invalid_request: the element never compresses its `{}`', async () => {
-    await withoutUpstream(async () => {
+    await withoutUpstream(portal, async () => {
       const answer = await portal.rawRequest(mintPathOfOpenForm, {
         method: 'POST',
         headers: { 'content-encoding': 'gzip' },
@@ -81,7 +80,7 @@ describe('the mint request body (read only to refuse a malformed one)', () => {
   });
 
   test('a charset other than UTF-8 is invalid_request', async () => {
-    await withoutUpstream(async () => {
+    await withoutUpstream(portal, async () => {
       const answer = await portal.mint(openForm, {
         headers: { 'content-type': 'application/json; charset=latin1' },
       });

@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { type FormEmbedSessionsOptions, formEmbedSessions } from '@form-embed/express';
 import { type FormSessionUser, type FormTarget, mintPath } from '@form-embed/protocol';
@@ -179,4 +180,14 @@ function parseJson(text: string): unknown {
   } catch {
     return undefined;
   }
+}
+
+/** Runs `run` and asserts that the middleware of `portal` sent nothing upstream meanwhile. */
+export async function withoutUpstream(
+  portal: Pick<MountedMiddleware, 'upstream'>,
+  run: () => Promise<void>,
+) {
+  const before = portal.upstream.length;
+  await run();
+  assert.deepEqual(portal.upstream.slice(before), [], 'a refused request reached the service');
 }
