@@ -95,7 +95,8 @@ for (const { code, status, retryable, seen } of cases) {
       await expect(element).toHaveAttribute('state', 'waiting');
       await page.clock.runFor(RETRY_AFTER_S * 1000 - 1);
       await expect(element).toHaveAttribute('state', 'waiting');
-      await page.clock.runFor(RETRY_AFTER_S * 100);
+      // The rest of the wait: Retry-After plus up to 10% of jitter (the element's retryDelay).
+      await page.clock.runFor(RETRY_AFTER_S * 100 + 1);
       await expect(element).toHaveAttribute('state', 'framed');
       const session = (await eventsOf(page)).find((e) => e.type === 'form-embed-session');
       expect(session?.detail.attempt).toBe(2);
