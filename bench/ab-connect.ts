@@ -1,18 +1,18 @@
 /**
  * `node --conditions=source --import tsx bench/ab-connect.ts <checkout> <checkout>…`: times
- * connect-to-src over a plain fetch for the element bundle of each checkout (a path to a clone
- * or worktree of this repository), interleaved pair by pair on the same bench portal and sandbox,
- * so that load on the machine falls on all alike.
+ * connect-to-src over a plain fetch, and over the frame floor, for the element bundle of each
+ * checkout (a path to a clone or worktree of this repository, with its node_modules), run by
+ * run in turn on the same bench portal and sandbox, so that load on the machine falls on all
+ * alike. Each checkout has its own page, brought to the front for its runs.
  */
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { startBenchServers } from './bench-servers.js';
-import { launchChromium } from './browser-timings.js';
+import { launchChromium, timedRun } from './browser-timings.js';
 import { sandboxControl } from './sandbox-control.js';
 
-declare const bench: { connect(): Promise<number>; fetchMint(): Promise<number>; clear(): void };
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1] ?? NaN;
-const [WARMUP, PAIRS] = [3, 60];
+const [WARMUP, RUNS] = [3, Number(process.env.RUNS ?? 40)];
 const checkouts = process.argv.slice(2);
 const bundles: string[] = [];
 for (const checkout of checkouts) {
@@ -38,19 +38,20 @@ try {
       return page;
     }),
   );
-  const ratios: number[][] = bundles.map(() => []);
-  for (let i = 0; i < WARMUP + PAIRS; i++) {
+  const runs = bundles.map(() => [] as Awaited<ReturnType<typeof timedRun>>[]);
+  for (let i = 0; i < WARMUP + RUNS; i++) {
     if (i % 20 === 0) await sandboxControl(sandbox, 'reset');
     for (const [n, page] of pages.entries()) {
-      const connect = await page.evaluate(() => bench.connect());
-      await page.evaluate(() => bench.clear());
-      const plain = await page.evaluate(() => bench.fetchMint());
-      if (i >= WARMUP) ratios[n]?.push(connect / plain);
+      await page.bringToFront();
+      const run = await timedRun(page);
+      if (i >= WARMUP) runs[n]?.push(run);
     }
   }
-  for (const [n, r] of ratios.entries()) {
+  for (const [n, checkout] of checkouts.entries()) {
+    const of = (pick: (run: Awaited<ReturnType<typeof timedRun>>) => number) =>
+      median(runs[n]?.map(pick) ?? []).toFixed(3);
     console.log(
-      `${process.argv[n + 2]}: median ratio ${median(r).toFixed(3)} of ${r.length} pairs`,
+      `${checkout}: connect / fetch ${of((r) => r.connect / r.fetchMint)}, floor / fetch ${of((r) => r.floor / r.fetchMint)}, connect / floor ${of((r) => r.connect / r.floor)}; medians ${of((r) => r.connect)} / ${of((r) => r.fetchMint)} / ${of((r) => r.floor)} ms (${runs[n]?.length} runs)`,
     );
   }
 } finally {

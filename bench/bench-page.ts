@@ -26,10 +26,20 @@ const nextSession = (element) =>
     element.addEventListener('form-embed-error', onError);
   });
 
+/** A plain fetch of the bench's mint endpoint, as the element's default transport sends it. */
+const mint = () =>
+  fetch(${JSON.stringify(PORTAL_MINT_PATH)}, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{}',
+    cache: 'no-store',
+    credentials: 'same-origin',
+  });
+
 window.bench = {
   expiredAt: [],
   clear() {
-    for (const element of document.querySelectorAll('form-embed')) element.remove();
+    for (const element of document.querySelectorAll('form-embed, .floor')) element.remove();
   },
   /** Milliseconds from connecting a new <form-embed> to its iframe's src being set. */
   async connect() {
@@ -44,15 +54,25 @@ window.bench = {
   /** Milliseconds for a plain fetch of the same mint endpoint, answer parsed. */
   async fetchMint() {
     const start = performance.now();
-    const answer = await fetch(${JSON.stringify(PORTAL_MINT_PATH)}, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: '{}',
-      cache: 'no-store',
-      credentials: 'same-origin',
-    });
+    const answer = await mint();
     const body = await answer.json();
     if (!answer.ok || typeof body.embedUrl !== 'string') throw new Error('mint failed: ' + answer.status);
+    return performance.now() - start;
+  },
+  /**
+   * Milliseconds for the least any element framing a form does, in plain script: put a box in
+   * the page, fetch the same mint endpoint, parse the answer and insert an iframe with its
+   * embedUrl. What a page pays for the iframe itself is in this figure, not in the element's.
+   */
+  async frameFloor() {
+    this.clear();
+    const start = performance.now();
+    const box = Object.assign(document.createElement('div'), { className: 'floor' });
+    box.style.height = '600px';
+    document.body.append(box);
+    const answer = await mint();
+    const { embedUrl } = await answer.json();
+    box.append(Object.assign(document.createElement('iframe'), { src: embedUrl, referrerPolicy: 'origin' }));
     return performance.now() - start;
   },
   /** Arms the wait for the remint after the next expired message. */

@@ -7,7 +7,7 @@ import { summarize } from './summary.js';
 
 export const BROWSER_RUNS = {
   warmup: 3,
-  timings: 15,
+  timings: 21,
   remints: 5,
   connections: 5,
   cycles: 1000,
@@ -21,6 +21,7 @@ export async function launchChromium(): Promise<Browser> {
 type Bench = {
   connect(): Promise<number>;
   fetchMint(): Promise<number>;
+  frameFloor(): Promise<number>;
   armRemint(): void;
   remint: Promise<number>;
   clear(): void;
@@ -29,8 +30,8 @@ type Bench = {
 };
 declare const bench: Bench;
 
-const submitButton = (page: Page) =>
-  page.frameLocator('form-embed iframe').getByRole('button', { name: 'Submit' });
+const submitButton = (page: Page, frame = 'form-embed iframe') =>
+  page.frameLocator(frame).getByRole('button', { name: 'Submit' });
 
 /** Requests to the mint path per element connection (each one waited on until its form shows). */
 async function requestsPerConnection(page: Page): Promise<number[]> {
@@ -53,20 +54,43 @@ async function requestsPerConnection(page: Page): Promise<number[]> {
   return perConnection;
 }
 
-/** Connect-to-src and plain fetch, alternated, after a warm-up of each. */
+/** Quiet time before each timed step, so that no step pays for the one before it. */
+const SETTLE_MS = 50;
+
+/**
+ * One run: connect-to-src, a plain fetch and the frame floor, in turn. Each step starts on a
+ * quiet page: the frame before it has loaded its form and been removed, and the page has
+ * settled. Without that, a step pays for the teardown of the frame before it (a navigation
+ * cancelled mid-way): the ratio swung from 1.0 to 1.8 with the page's place among others, for
+ * the same element.
+ */
+export async function timedRun(page: Page) {
+  const settle = () => page.waitForTimeout(SETTLE_MS);
+  const connect = await page.evaluate(() => bench.connect());
+  await submitButton(page, 'form-embed iframe').waitFor();
+  await page.evaluate(() => bench.clear());
+  await settle();
+  const fetchMint = await page.evaluate(() => bench.fetchMint());
+  await settle();
+  const floor = await page.evaluate(() => bench.frameFloor());
+  await submitButton(page, '.floor iframe').waitFor();
+  await page.evaluate(() => bench.clear());
+  await settle();
+  return { connect, fetchMint, floor };
+}
+
+/** Timed runs after a warm-up, each figure in its own list. */
 export async function connectVersusFetch(page: Page) {
-  const connect: number[] = [];
-  const fetchMint: number[] = [];
+  const runs = [];
   for (let i = 0; i < BROWSER_RUNS.warmup + BROWSER_RUNS.timings; i++) {
-    const element = await page.evaluate(() => bench.connect());
-    await page.evaluate(() => bench.clear());
-    const plain = await page.evaluate(() => bench.fetchMint());
-    if (i >= BROWSER_RUNS.warmup) {
-      connect.push(element);
-      fetchMint.push(plain);
-    }
+    const run = await timedRun(page);
+    if (i >= BROWSER_RUNS.warmup) runs.push(run);
   }
-  return { connect, fetchMint };
+  return {
+    connect: runs.map((run) => run.connect),
+    fetchMint: runs.map((run) => run.fetchMint),
+    floor: runs.map((run) => run.floor),
+  };
 }
 
 /** From the framed page's `expired` message reaching the window to the new frame's src. */
@@ -150,11 +174,11 @@ export async function benchBrowser(
     await sandboxControl(sandbox, 'reset');
 
     const perConnection = await requestsPerConnection(page);
-    const { connect, fetchMint } = await connectVersusFetch(page);
+    const timings = await connectVersusFetch(page);
     await page.evaluate(() => bench.clear());
     const remint = await expiredToNewFrame(page, sandbox);
     const heap = await cycles(page);
-    return [...mintFigures(perConnection, connect, fetchMint, remint), ...heapFigures(heap)];
+    return [...mintFigures(perConnection, timings, remint), ...heapFigures(heap)];
   } finally {
     await context.close();
   }
@@ -162,10 +186,11 @@ export async function benchBrowser(
 
 function mintFigures(
   perConnection: number[],
-  connect: number[],
-  fetchMint: number[],
+  { connect, fetchMint, floor }: Awaited<ReturnType<typeof connectVersusFetch>>,
   remint: number[],
 ): Figure[] {
+  const perPair = (times: number[], over: number[]) =>
+    summarize(times.map((time, i) => time / (over[i] as number)));
   return [
     {
       id: 'browser.requestsPerMint',
@@ -187,10 +212,28 @@ function mintFigures(
       value: summarize(fetchMint),
     },
     {
+      id: 'browser.frameFloor',
+      label: 'Frame floor: box, plain fetch, iframe with the embedUrl',
+      unit: 'ms',
+      value: summarize(floor),
+    },
+    {
       id: 'browser.connectOverFetch',
-      label: 'Connect-to-src / plain fetch (per run pair)',
+      label: 'Connect-to-src / plain fetch (per run)',
       unit: 'ratio',
-      value: summarize(connect.map((time, i) => time / (fetchMint[i] as number))),
+      value: perPair(connect, fetchMint),
+    },
+    {
+      id: 'browser.floorOverFetch',
+      label: 'Frame floor / plain fetch (per run)',
+      unit: 'ratio',
+      value: perPair(floor, fetchMint),
+    },
+    {
+      id: 'browser.connectOverFloor',
+      label: 'Connect-to-src / frame floor (per run)',
+      unit: 'ratio',
+      value: perPair(connect, floor),
     },
     {
       id: 'browser.expiredToNewFrame',

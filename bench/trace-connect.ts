@@ -1,7 +1,7 @@
 /**
  * `node --conditions=source --import tsx bench/trace-connect.ts`: where the time of "connect
  * <form-embed> to iframe src set" goes. On the bench portal and sandbox (own processes), it times
- * the paired runs the bench times (connect, then a plain fetch of the same mint endpoint), then
+ * the runs the bench times (connect, a plain fetch of the same mint endpoint, the frame floor), then
  * records a Chromium trace of a few connects and prints the renderer main thread's work from
  * each connect to its `form-embed-session`, longest first.
  */
@@ -31,10 +31,11 @@ try {
   await page.goto(portal.browserUrl);
   await page.waitForFunction(() => customElements.get('form-embed') !== undefined);
   await sandboxControl(sandbox, 'reset');
-  const { connect, fetchMint } = await connectVersusFetch(page);
-  const ratios = connect.map((time, i) => time / (fetchMint[i] as number));
+  const { connect, fetchMint, floor } = await connectVersusFetch(page);
+  const ratio = (times: number[], over: number[]) =>
+    median(times.map((time, i) => time / (over[i] as number))).toFixed(3);
   console.log(
-    `connect ${median(connect).toFixed(2)} ms, fetch ${median(fetchMint).toFixed(2)} ms, median ratio ${median(ratios).toFixed(3)}`,
+    `connect ${median(connect).toFixed(2)} ms, fetch ${median(fetchMint).toFixed(2)} ms, frame floor ${median(floor).toFixed(2)} ms; connect / fetch ${ratio(connect, fetchMint)}, floor / fetch ${ratio(floor, fetchMint)}, connect / floor ${ratio(connect, floor)}`,
   );
 
   await browser.startTracing(page, {
