@@ -11,6 +11,11 @@ import { test as demoTest, eventsOf, expect, recordEvents } from './demo-fixture
  * One QA console per worker, its clock faked (flowing until a case pauses it): each case frames a
  * new `<form-embed>` in it through the console's "other form" field, as a page adding an element
  * does, instead of paying for a new browser context and page load per code.
+ *
+ * No element outlives its case. Each test starts by resetting the sandbox (the demo fixture),
+ * which forgets every session: a frame still loading its embedUrl then finds its handle or
+ * session gone, posts `error` as the contract says, and its element remints. That remint could
+ * take the next case's fault, which is armed for the next mint, whoever makes it.
  */
 const test = demoTest.extend<{ qaConsole: Page }, { consolePage: Page }>({
   consolePage: [
@@ -21,6 +26,7 @@ const test = demoTest.extend<{ qaConsole: Page }, { consolePage: Page }>({
       await page.clock.install();
       await page.goto(workerDemo.url);
       await expect(page.locator('#embed-slot form-embed')).toHaveAttribute('state', 'framed');
+      await removeElements(page);
       await use(page);
       await context.close();
     },
@@ -32,9 +38,15 @@ const test = demoTest.extend<{ qaConsole: Page }, { consolePage: Page }>({
     });
     await use(consolePage);
     // A case that fails leaves its worker, page and all, behind; one that passes resumes time.
+    await removeElements(consolePage);
     await consolePage.clock.resume();
   },
 });
+
+/** Removes the console's element, which ends its frame and any mint it has under way. */
+async function removeElements(page: Page) {
+  await page.evaluate(() => document.querySelector('#embed-slot')?.replaceChildren());
+}
 
 /** Frames a new element for form_microsoft, replacing the console's current one. */
 async function embedAgain(page: Page) {
@@ -60,9 +72,7 @@ for (const { code, status, retryable, seen } of cases) {
     demo,
   }) => {
     const operatorMessage = `operator detail for ${code}`;
-    // The fault is for the next mint, whoever makes it: the earlier case's element goes first, so
-    // that a remint of its own (its framed page posting `error`) cannot take this case's fault.
-    await page.evaluate(() => document.querySelector('#embed-slot')?.replaceChildren());
+    await expect(page.locator('#embed-slot form-embed')).toHaveCount(0);
     demo.sandbox?.control.fail({
       kind: 'error',
       scope: 'session',
