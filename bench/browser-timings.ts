@@ -1,5 +1,5 @@
 import { type Browser, type CDPSession, chromium, type Page } from 'playwright-core';
-import { chromiumLaunchOptions } from '../scripts/chromium.mjs';
+import { fullChromiumLaunchOptions } from '../scripts/chromium.mjs';
 import { PORTAL_MINT_PATH, type PortalInfo, type SandboxInfo } from './bench-setup.js';
 import type { Figure } from './figure.js';
 import { sandboxControl } from './sandbox-control.js';
@@ -15,7 +15,7 @@ export const BROWSER_RUNS = {
 };
 
 export async function launchChromium(): Promise<Browser> {
-  return chromium.launch(chromiumLaunchOptions);
+  return chromium.launch(fullChromiumLaunchOptions);
 }
 
 type Bench = {

@@ -1,7 +1,7 @@
 import { defineConfig } from '@playwright/test';
 import { chromiumLaunchOptions } from '../scripts/chromium.mjs';
 
-// Chromium from scripts/chromium.mjs: Debian's by default, CHROMIUM_PATH for another.
+// Chromium from scripts/chromium.mjs: Debian's headless shell or chromium, CHROMIUM_PATH for another.
 export default defineConfig({
   testDir: '.',
   testMatch: '**/*.spec.ts',
