@@ -1,72 +1,83 @@
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import ts from 'typescript';
 
-const src = fileURLToPath(new URL('../src/', import.meta.url));
-// Virtual (never written), inside the package so that the declarations find its node_modules.
-const out = fileURLToPath(new URL('../.declarations/', import.meta.url));
+const packageDir = fileURLToPath(new URL('..', import.meta.url));
+// The compiler's command line (its bin; the package exports no JS API of the kind TypeScript 5 had).
+const tsc = join(
+  dirname(createRequire(import.meta.url).resolve('typescript/package.json')),
+  'bin/tsc',
+);
 
-const base: ts.CompilerOptions = {
-  target: ts.ScriptTarget.ES2022,
-  lib: ['lib.es2023.d.ts', 'lib.dom.d.ts'],
+const base = {
+  target: 'es2022',
+  lib: ['es2023', 'dom'],
   strict: true,
   skipLibCheck: true,
   types: [],
 };
 
-/** The declarations `npm run build` emits, kept in memory: file name to text. */
-function declarations() {
-  const options: ts.CompilerOptions = {
-    ...base,
-    module: ts.ModuleKind.NodeNext,
-    moduleResolution: ts.ModuleResolutionKind.NodeNext,
-    declaration: true,
-    emitDeclarationOnly: true,
-    rootDir: src,
-    outDir: out,
-  };
-  const emitted = new Map<string, string>();
-  const host = ts.createCompilerHost(options);
-  host.writeFile = (name, text) => emitted.set(name, text);
-  ts.createProgram([`${src}define.ts`], options, host).emit();
-  return emitted;
-}
-
-/** Type errors of `code`, a page that imports only `@form-embed/element/define` as built. */
-function typeErrors(code: string, emitted: Map<string, string>) {
-  const options: ts.CompilerOptions = {
-    ...base,
-    module: ts.ModuleKind.ESNext,
-    moduleResolution: ts.ModuleResolutionKind.Bundler,
-    noEmit: true,
-    paths: { '@form-embed/element/define': [`${out}define.d.ts`] },
-  };
-  const host = ts.createCompilerHost(options);
-  const files = new Map([...emitted, [`${out}page.ts`, code]]);
-  const { fileExists, readFile, getSourceFile } = host;
-  host.fileExists = (name) => files.has(name) || fileExists(name);
-  host.directoryExists = (name) => name === out.slice(0, -1) || ts.sys.directoryExists(name);
-  host.readFile = (name) => files.get(name) ?? readFile(name);
-  host.getSourceFile = (name, version, ...rest) => {
-    const text = files.get(name);
-    if (text === undefined) return getSourceFile(name, version, ...rest);
-    return ts.createSourceFile(name, text, version);
-  };
-  const program = ts.createProgram([`${out}page.ts`], options, host);
-  return ts
-    .getPreEmitDiagnostics(program)
-    .map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+/** Runs tsc on a config written into `dir`; resolves with its error lines (none: []). */
+async function compile(dir: string, name: string, config: object): Promise<string[]> {
+  const path = join(dir, `${name}.tsconfig.json`);
+  await writeFile(path, JSON.stringify(config));
+  const output = await new Promise<string>((resolve) => {
+    execFile(process.execPath, [tsc, '-p', path, '--pretty', 'false'], (_error, stdout) =>
+      resolve(stdout),
+    );
+  });
+  return output.split('\n').filter((line) => /error TS\d+:/.test(line));
 }
 
 describe('event types', () => {
-  const emitted = declarations();
+  // Inside the package, so that the declarations find its node_modules; removed afterwards.
+  let dir: string;
+  let pages = 0;
+  before(async () => {
+    dir = await mkdtemp(join(packageDir, '.types-test-'));
+    // The declarations `npm run build` emits for `define`.
+    const errors = await compile(dir, 'declarations', {
+      compilerOptions: {
+        ...base,
+        module: 'nodenext',
+        moduleResolution: 'nodenext',
+        declaration: true,
+        emitDeclarationOnly: true,
+        rootDir: join(packageDir, 'src'),
+        outDir: join(dir, 'declarations'),
+      },
+      files: [join(packageDir, 'src/define.ts')],
+    });
+    assert.deepEqual(errors, []);
+  });
+  after(() => rm(dir, { recursive: true, force: true }));
 
-  test('define.d.ts loads the event types', () => {
-    assert.match(emitted.get(`${out}define.d.ts`) ?? '', /from '\.\/events\.js'/);
+  /** Type errors of `code`, a page that imports only `@form-embed/element/define` as built. */
+  async function typeErrors(code: string) {
+    const page = join(dir, `page-${++pages}.ts`);
+    await writeFile(page, code);
+    return compile(dir, `page-${pages}`, {
+      compilerOptions: {
+        ...base,
+        module: 'esnext',
+        moduleResolution: 'bundler',
+        noEmit: true,
+        paths: { '@form-embed/element/define': [join(dir, 'declarations/define.d.ts')] },
+      },
+      files: [page],
+    });
+  }
+
+  test('define.d.ts loads the event types', async () => {
+    const define = await readFile(join(dir, 'declarations/define.d.ts'), 'utf8');
+    assert.match(define, /from '\.\/events\.js'/);
   });
 
-  test('a page importing only @form-embed/element/define has every event typed on document, window and elements', () => {
+  test('a page importing only @form-embed/element/define has every event typed on document, window and elements', async () => {
     const page = `
       import '@form-embed/element/define';
       document.addEventListener('form-embed-error', (e) => { const c: string = e.code; const r: boolean = e.willRetry; });
@@ -74,14 +85,14 @@ describe('event types', () => {
       document.querySelector('form-embed')?.addEventListener('form-embed-notice', (e) => { const r: 'expired' = e.reason; });
       document.body.addEventListener('form-embed-remint', (e) => { const r: 'expired' | 'error' = e.reason; });
     `;
-    assert.deepEqual(typeErrors(page, emitted), []);
+    assert.deepEqual(await typeErrors(page), []);
   });
 
-  test('the check can fail: a wrong field is a type error', () => {
+  test('the check can fail: a wrong field is a type error', async () => {
     const page = `
       import '@form-embed/element/define';
       document.addEventListener('form-embed-error', (e) => { const w: string = e.willRetry; });
     `;
-    assert.equal(typeErrors(page, emitted).length, 1);
+    assert.equal((await typeErrors(page)).length, 1);
   });
 });
