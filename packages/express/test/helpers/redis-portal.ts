@@ -2,9 +2,11 @@
  * One portal instance in a process of its own, as the README sets it up: `formEmbedSessions`
  * with the per-user limits in Redis (rate-limit-redis over node-redis), mounted twice:
  * `/form-sessions` with the default prefix and `/second-portal` with `limit.prefix`
- * `second-portal:`, and `/fail-closed` with `limit.passOnStoreError` false, all on one store. The user is the `x-portal-user` header (the test's
- * stand-in for a session); `limit.storeTimeoutMs` from `PORTAL_STORE_TIMEOUT_MS`. Prints `{url}` as its first line, then one JSON line per log line.
- * Exits when its stdin closes.
+ * `second-portal:`, `/fail-closed` with `limit.passOnStoreError` false, and `/short-timeout`, all
+ * on one store. The user is the `x-portal-user` header (the test's stand-in for a session).
+ * `limit.storeTimeoutMs` is `PORTAL_STORE_TIMEOUT_MS`, and `PORTAL_SHORT_STORE_TIMEOUT_MS` on
+ * `/short-timeout`. Prints `{url}` as its first line, then one JSON line per log line. Exits when
+ * its stdin closes.
  */
 import type { AddressInfo } from 'node:net';
 import { formEmbedSessions, type Logger } from '@form-embed/express';
@@ -17,9 +19,10 @@ const {
   PORTAL_API_KEY: apiKey,
   PORTAL_REDIS_URL: url,
   PORTAL_STORE_TIMEOUT_MS: storeTimeoutMs,
+  PORTAL_SHORT_STORE_TIMEOUT_MS: shortStoreTimeoutMs,
 } = process.env;
-if (!baseUrl || !apiKey || !url || !storeTimeoutMs) {
-  throw new Error('redis-portal needs its four PORTAL_ variables');
+if (!baseUrl || !apiKey || !url || !storeTimeoutMs || !shortStoreTimeoutMs) {
+  throw new Error('redis-portal needs its five PORTAL_ variables');
 }
 
 const redis = createClient({
@@ -58,6 +61,13 @@ app.use(
 app.use(
   '/fail-closed',
   formEmbedSessions({ ...options, limit: { ...limit, passOnStoreError: false } }),
+);
+app.use(
+  '/short-timeout',
+  formEmbedSessions({
+    ...options,
+    limit: { ...limit, storeTimeoutMs: Number(shortStoreTimeoutMs) },
+  }),
 );
 const server = app.listen(0, '127.0.0.1', () => {
   const { port } = server.address() as AddressInfo;
