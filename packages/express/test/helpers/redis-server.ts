@@ -51,6 +51,11 @@ export async function startRedis(): Promise<RedisServer> {
 async function launch(port: number): Promise<ChildProcess> {
   const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'];
   const child = spawn(binary, args, { stdio: 'ignore' });
+  // A run that ends without stopping it (an uncaught error, a bench piped into `head`) takes it
+  // along: 'exit' handlers run on every way out but a signal.
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+  child.once('exit', () => process.off('exit', killOnExit));
   const failed = once(child, 'error').then(([error]) => {
     throw new Error(
       `${binary} could not start (${(error as Error).message}): install redis-server or set REDIS_SERVER`,

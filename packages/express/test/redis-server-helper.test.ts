@@ -1,0 +1,45 @@
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { connect } from 'node:net';
+import { describe, test } from 'node:test';
+
+const helper = new URL('./helpers/redis-server.ts', import.meta.url).href;
+
+/** True once nothing accepts a connection on `port` (checked for up to about 2 s). */
+async function closed(port: number): Promise<boolean> {
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const open = await new Promise<boolean>((resolve) => {
+      const socket = connect(port, '127.0.0.1');
+      const answer = (value: boolean) => () => {
+        socket.destroy();
+        resolve(value);
+      };
+      socket.once('connect', answer(true)).once('error', answer(false));
+    });
+    if (!open) return true;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return false;
+}
+
+describe('the tests’ redis-server', () => {
+  test('a run that dies of an uncaught error takes its redis-server along', async () => {
+    const script = `import { startRedis } from '${helper}';
+      const redis = await startRedis();
+      console.log(redis.port);
+      throw new Error('the run dies');`;
+    const { port, code } = await new Promise<{ port: number; code: number | null }>((resolve) => {
+      const child = execFile(
+        process.execPath,
+        ['--import', 'tsx', '--input-type=module', '-e', script],
+        (_error, stdout) => resolve({ port: Number(stdout.trim()), code: child.exitCode }),
+      );
+    });
+    assert.notEqual(code, 0, 'the run must have died');
+    assert.ok(port > 0, 'the run printed its redis-server port');
+    if (await closed(port)) return;
+    // Left behind: stop it here rather than leave it to outlive this run too.
+    connect(port, '127.0.0.1').end('SHUTDOWN NOSAVE\r\n');
+    assert.fail(`a redis-server still answers on ${port}`);
+  });
+});
