@@ -22,9 +22,13 @@ async function streamHugeBody(res: ServerResponse, size: number): Promise<void> 
   for (let sent = 0; sent < size && !res.destroyed; sent += chunk.length) {
     bodyBytesSent += chunk.length;
     if (!res.write(chunk)) {
-      await new Promise((resolve) => {
-        res.once('drain', resolve);
-        res.once('close', resolve);
+      // Whichever comes first; the other listener goes too, or one per wait piles up on `res`.
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          res.off('drain', done).off('close', done);
+          resolve();
+        };
+        res.once('drain', done).once('close', done);
       });
     }
   }
