@@ -24,12 +24,21 @@ export interface Sandbox {
 
 const HOST = '127.0.0.1';
 
+/**
+ * How long an idle keep-alive connection stays open: about a minute, as behind a hosted
+ * service's load balancer. Node's own 5 s races a client (undici, whose timers are coarse)
+ * that reuses the connection just as the server drops it: the request fails ECONNRESET.
+ */
+const IDLE_CONNECTION_MS = 65_000;
+
 /** Starts the API and the two embed origins, each on its own port of 127.0.0.1. */
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const config = parseOptions(options);
   const servers: Server[] = [];
   const listen = async (handler: RequestListener | undefined, port: number) => {
     const server = createServer(handler);
+    server.keepAliveTimeout = IDLE_CONNECTION_MS;
+    server.headersTimeout = IDLE_CONNECTION_MS + 1_000;
     servers.push(server);
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);

@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import express, { type Express, type Router } from 'express';
+import { keepIdleConnections } from './idle-connections.js';
 
 export interface TestServer {
   /** The mounted middleware's URL, e.g. `http://127.0.0.1:41234/form-sessions`. */
@@ -21,6 +22,7 @@ export async function createServer(
     res.type('text/plain').send('the portal itself');
   });
   const server = app.listen(0, '127.0.0.1');
+  keepIdleConnections(server);
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;
   return {

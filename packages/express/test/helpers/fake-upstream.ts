@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { keepIdleConnections } from './idle-connections.js';
 
 export interface FakeUpstream {
   baseUrl: string;
@@ -21,6 +22,7 @@ export async function startFakeUpstream(
     requests.push(`${req.method} ${req.url}`);
     void Promise.resolve(answer(req, res)).catch(() => res.destroy());
   });
+  keepIdleConnections(server);
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;
