@@ -1,9 +1,9 @@
 import { type Browser, type CDPSession, chromium, type Page } from 'playwright-core';
 import { fullChromiumLaunchOptions } from '../scripts/chromium.mjs';
 import { PORTAL_MINT_PATH, type PortalInfo, type SandboxInfo } from './bench-setup.js';
+import { heapFigures, mintFigures } from './browser-figures.js';
 import type { Figure } from './figure.js';
 import { sandboxControl } from './sandbox-control.js';
-import { summarize } from './summary.js';
 
 export const BROWSER_RUNS = {
   warmup: 3,
@@ -78,6 +78,9 @@ export async function timedRun(page: Page) {
   await settle();
   return { connect, fetchMint, floor };
 }
+
+export type ConnectTimings = Awaited<ReturnType<typeof connectVersusFetch>>;
+export type HeapRounds = Awaited<ReturnType<typeof cycles>>;
 
 /** Timed runs after a warm-up, each figure in its own list. */
 export async function connectVersusFetch(page: Page) {
@@ -158,8 +161,6 @@ async function cycles(page: Page) {
   }
 }
 
-const kb = (bytes: number) => Math.round((bytes / 1024) * 10) / 10;
-
 /** Every in-browser figure, on one page of the bench portal in Chromium. */
 export async function benchBrowser(
   browser: Browser,
@@ -178,100 +179,8 @@ export async function benchBrowser(
     await page.evaluate(() => bench.clear());
     const remint = await expiredToNewFrame(page, sandbox);
     const heap = await cycles(page);
-    return [...mintFigures(perConnection, timings, remint), ...heapFigures(heap)];
+    return [...mintFigures(perConnection, timings, remint), ...heapFigures(heap, BROWSER_RUNS)];
   } finally {
     await context.close();
   }
-}
-
-function mintFigures(
-  perConnection: number[],
-  { connect, fetchMint, floor }: Awaited<ReturnType<typeof connectVersusFetch>>,
-  remint: number[],
-): Figure[] {
-  const perPair = (times: number[], over: number[]) =>
-    summarize(times.map((time, i) => time / (over[i] as number)));
-  return [
-    {
-      id: 'browser.requestsPerMint',
-      label: 'Browser requests to the mint path per element connection',
-      unit: 'requests',
-      value: summarize(perConnection),
-      budget: { kind: 'exact', value: 1 },
-    },
-    {
-      id: 'browser.connectToSrc',
-      label: 'Connect <form-embed> to iframe src set',
-      unit: 'ms',
-      value: summarize(connect),
-    },
-    {
-      id: 'browser.plainFetch',
-      label: 'Plain fetch of the same mint endpoint',
-      unit: 'ms',
-      value: summarize(fetchMint),
-    },
-    {
-      id: 'browser.frameFloor',
-      label: 'Frame floor: box, plain fetch, iframe with the embedUrl',
-      unit: 'ms',
-      value: summarize(floor),
-    },
-    {
-      id: 'browser.connectOverFetch',
-      label: 'Connect-to-src / plain fetch (per run)',
-      unit: 'ratio',
-      value: perPair(connect, fetchMint),
-    },
-    {
-      id: 'browser.floorOverFetch',
-      label: 'Frame floor / plain fetch (per run)',
-      unit: 'ratio',
-      value: perPair(floor, fetchMint),
-    },
-    {
-      id: 'browser.connectOverFloor',
-      label: 'Connect-to-src / frame floor (per run)',
-      unit: 'ratio',
-      value: perPair(connect, floor),
-    },
-    {
-      id: 'browser.expiredToNewFrame',
-      label: '`expired` message to new iframe src',
-      unit: 'ms',
-      value: summarize(remint),
-    },
-  ];
-}
-
-function heapFigures(heap: Awaited<ReturnType<typeof cycles>>): Figure[] {
-  const rounds = `${BROWSER_RUNS.cycleRounds} rounds of ${BROWSER_RUNS.cycles}`;
-  return [
-    {
-      id: 'browser.heapBefore',
-      label: 'JS heap after GC, before the cycles',
-      unit: 'KB',
-      value: summarize([kb(heap.heapBefore)]),
-    },
-    {
-      id: 'browser.heapAfter',
-      label: `JS heap after GC, after ${rounds} cycles`,
-      unit: 'KB',
-      value: summarize([kb(heap.heapAfter)]),
-    },
-    {
-      id: 'browser.heapGrowthPerRound',
-      label: `Heap growth per ${BROWSER_RUNS.cycles} connect/disconnect cycles`,
-      unit: 'KB',
-      value: summarize(heap.growth.map(kb)),
-    },
-    {
-      id: 'browser.windowListeners',
-      label: `Window listeners after ${rounds} cycles`,
-      note: `${heap.listenersBefore} before the cycles (the page's own), ${heap.listenersConnected} with one element connected`,
-      unit: 'listeners',
-      value: summarize([heap.listenersAfter]),
-      budget: { kind: 'exact', value: heap.listenersBefore },
-    },
-  ];
 }
