@@ -72,6 +72,7 @@ window.bench = {
     document.body.append(box);
     const answer = await mint();
     const { embedUrl } = await answer.json();
+    if (!answer.ok || typeof embedUrl !== 'string') throw new Error('mint failed: ' + answer.status);
     box.append(Object.assign(document.createElement('iframe'), { src: embedUrl, referrerPolicy: 'origin' }));
     return performance.now() - start;
   },

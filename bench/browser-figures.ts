@@ -5,14 +5,28 @@ import { summarize } from './summary.js';
 
 const kb = (bytes: number) => Math.round((bytes / 1024) * 10) / 10;
 
+/** A row of milliseconds. */
+const msRow = (id: string, label: string, times: number[]): Figure => ({
+  id,
+  label,
+  unit: 'ms',
+  value: summarize(times),
+});
+
+/** A row of ratios, run by run. */
+const ratioRow = (id: string, label: string, times: number[], over: number[]): Figure => ({
+  id,
+  label,
+  unit: 'ratio',
+  value: summarize(times.map((time, i) => time / (over[i] as number))),
+});
+
 /** The mint figures: requests per connection, connect against fetch and floor, remint. */
 export function mintFigures(
   perConnection: number[],
   { connect, fetchMint, floor }: ConnectTimings,
   remint: number[],
 ): Figure[] {
-  const perPair = (times: number[], over: number[]) =>
-    summarize(times.map((time, i) => time / (over[i] as number)));
   return [
     {
       id: 'browser.requestsPerMint',
@@ -21,48 +35,18 @@ export function mintFigures(
       value: summarize(perConnection),
       budget: { kind: 'exact', value: 1 },
     },
-    {
-      id: 'browser.connectToSrc',
-      label: 'Connect <form-embed> to iframe src set',
-      unit: 'ms',
-      value: summarize(connect),
-    },
-    {
-      id: 'browser.plainFetch',
-      label: 'Plain fetch of the same mint endpoint',
-      unit: 'ms',
-      value: summarize(fetchMint),
-    },
-    {
-      id: 'browser.frameFloor',
-      label: 'Frame floor: box, plain fetch, iframe with the embedUrl',
-      unit: 'ms',
-      value: summarize(floor),
-    },
-    {
-      id: 'browser.connectOverFetch',
-      label: 'Connect-to-src / plain fetch (per run)',
-      unit: 'ratio',
-      value: perPair(connect, fetchMint),
-    },
-    {
-      id: 'browser.floorOverFetch',
-      label: 'Frame floor / plain fetch (per run)',
-      unit: 'ratio',
-      value: perPair(floor, fetchMint),
-    },
-    {
-      id: 'browser.connectOverFloor',
-      label: 'Connect-to-src / frame floor (per run)',
-      unit: 'ratio',
-      value: perPair(connect, floor),
-    },
-    {
-      id: 'browser.expiredToNewFrame',
-      label: '`expired` message to new iframe src',
-      unit: 'ms',
-      value: summarize(remint),
-    },
+    msRow('browser.connectToSrc', 'Connect <form-embed> to iframe src set', connect),
+    msRow('browser.plainFetch', 'Plain fetch of the same mint endpoint', fetchMint),
+    msRow('browser.frameFloor', 'Frame floor: box, plain fetch, iframe with the embedUrl', floor),
+    ratioRow(
+      'browser.connectOverFetch',
+      'Connect-to-src / plain fetch (per run)',
+      connect,
+      fetchMint,
+    ),
+    ratioRow('browser.floorOverFetch', 'Frame floor / plain fetch (per run)', floor, fetchMint),
+    ratioRow('browser.connectOverFloor', 'Connect-to-src / frame floor (per run)', connect, floor),
+    msRow('browser.expiredToNewFrame', '`expired` message to new iframe src', remint),
   ];
 }
 

@@ -37,8 +37,8 @@ const test = demoTest.extend<{ qaConsole: Page }, { consolePage: Page }>({
       (window as unknown as { formEmbedEvents: unknown[] }).formEmbedEvents.length = 0;
     });
     await use(consolePage);
-    // A case that fails leaves its worker, page and all, behind; one that passes resumes time.
     await removeElements(consolePage);
+    // A case that fails leaves its worker, page and all, behind; one that passes resumes time.
     await consolePage.clock.resume();
   },
 });

@@ -1,7 +1,7 @@
 import { expect, submitOf, test } from './demo-fixture.js';
 
-// The tests run on the headless shell (scripts/chromium.mjs), which isolates sites only when told
-// to: this keeps them honest about running the embed as Chrome does, in a process of its own.
+// The tests run on the headless shell where it is installed (scripts/chromium.mjs), which isolates
+// sites only when told to: this keeps them honest about running the embed as Chrome does.
 test('the framed form is cross-site and out of process, as in Chrome', async ({
   browser,
   page,

@@ -13,6 +13,11 @@ const tsc = join(
   'bin/tsc',
 );
 
+// The protocol from its sources, as the repository's typecheck has it: no build needed first.
+const protocol = {
+  '@form-embed/protocol/browser': [join(packageDir, '../protocol/src/browser.ts')],
+};
+
 const base = {
   target: 'es2022',
   lib: ['es2023', 'dom'],
@@ -21,16 +26,21 @@ const base = {
   types: [],
 };
 
-/** Runs tsc on a config written into `dir`; resolves with its error lines (none: []). */
+/**
+ * Runs tsc on a config written into `dir`; resolves with its error lines (none: []). A failure
+ * that reports no type error (tsc could not start, a bad config) throws.
+ */
 async function compile(dir: string, name: string, config: object): Promise<string[]> {
   const path = join(dir, `${name}.tsconfig.json`);
   await writeFile(path, JSON.stringify(config));
-  const output = await new Promise<string>((resolve) => {
-    execFile(process.execPath, [tsc, '-p', path, '--pretty', 'false'], (_error, stdout) =>
-      resolve(stdout),
+  const { failed, output } = await new Promise<{ failed: boolean; output: string }>((resolve) => {
+    execFile(process.execPath, [tsc, '-p', path, '--pretty', 'false'], (error, stdout, stderr) =>
+      resolve({ failed: error !== null, output: `${stdout}${stderr}` }),
     );
   });
-  return output.split('\n').filter((line) => /error TS\d+:/.test(line));
+  const errors = output.split('\n').filter((line) => /error TS\d+:/.test(line));
+  if (failed && errors.length === 0) throw new Error(`tsc failed without a type error:\n${output}`);
+  return errors;
 }
 
 describe('event types', () => {
@@ -47,8 +57,10 @@ describe('event types', () => {
         moduleResolution: 'nodenext',
         declaration: true,
         emitDeclarationOnly: true,
-        rootDir: join(packageDir, 'src'),
+        // The packages folder: the protocol's sources are in the program too.
+        rootDir: join(packageDir, '..'),
         outDir: join(dir, 'declarations'),
+        paths: protocol,
       },
       files: [join(packageDir, 'src/define.ts')],
     });
@@ -66,14 +78,17 @@ describe('event types', () => {
         module: 'esnext',
         moduleResolution: 'bundler',
         noEmit: true,
-        paths: { '@form-embed/element/define': [join(dir, 'declarations/define.d.ts')] },
+        paths: {
+          ...protocol,
+          '@form-embed/element/define': [join(dir, 'declarations/element/src/define.d.ts')],
+        },
       },
       files: [page],
     });
   }
 
   test('define.d.ts loads the event types', async () => {
-    const define = await readFile(join(dir, 'declarations/define.d.ts'), 'utf8');
+    const define = await readFile(join(dir, 'declarations/element/src/define.d.ts'), 'utf8');
     assert.match(define, /from '\.\/events\.js'/);
   });
 

@@ -13,6 +13,7 @@ import { formEmbedSessions, type Logger } from '@form-embed/express';
 import express from 'express';
 import { RedisStore } from 'rate-limit-redis';
 import { createClient } from 'redis';
+import { keepIdleConnections } from './idle-connections.js';
 
 const {
   PORTAL_BASE_URL: baseUrl,
@@ -73,6 +74,8 @@ const server = app.listen(0, '127.0.0.1', () => {
   const { port } = server.address() as AddressInfo;
   console.log(JSON.stringify({ url: `http://127.0.0.1:${port}` }));
 });
+
+keepIdleConnections(server);
 
 process.stdin.resume();
 process.stdin.on('end', () => {
