@@ -1,11 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { SessionErrorBodySchema } from '@form-embed/protocol';
-import { fixtureIds, type Sandbox, startSandbox } from '@form-embed/sandbox';
+import { type Sandbox, startSandbox } from '@form-embed/sandbox';
 import {
   type Answer,
   type MountedMiddleware,
+  mintPathOfOpenForm,
   mountMiddleware,
+  openForm,
   withoutUpstream,
 } from './helpers/harness.js';
 import { SecretWatch } from './helpers/secret-watch.js';
@@ -13,8 +15,6 @@ import { SecretWatch } from './helpers/secret-watch.js';
 const watch = new SecretWatch();
 let sandbox: Sandbox;
 let portal: MountedMiddleware;
-const openForm = { kind: 'form', formId: fixtureIds.forms.open } as const;
-const mintPathOfOpenForm = `/forms/${fixtureIds.forms.open}/session`;
 const ALLOWED_ORIGIN = 'https://app.portal.example';
 
 before(async () => {

@@ -1,12 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { MintResponseSchema, SessionErrorBodySchema } from '@form-embed/protocol';
-import { fixtureIds, type Sandbox, startSandbox } from '@form-embed/sandbox';
+import { type Sandbox, startSandbox } from '@form-embed/sandbox';
 import express from 'express';
 import {
   type Answer,
   type MountedMiddleware,
+  mintPathOfOpenForm,
   mountMiddleware,
+  openForm,
   withoutUpstream,
 } from './helpers/harness.js';
 import { SecretWatch } from './helpers/secret-watch.js';
@@ -15,8 +17,6 @@ const watch = new SecretWatch();
 let sandbox: Sandbox;
 let portal: MountedMiddleware;
 let parsingPortal: MountedMiddleware;
-const openForm = { kind: 'form', formId: fixtureIds.forms.open } as const;
-const mintPathOfOpenForm = `/forms/${fixtureIds.forms.open}/session`;
 
 before(async () => {
   sandbox = await startSandbox();

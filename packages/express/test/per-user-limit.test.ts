@@ -3,13 +3,12 @@ import { after, before, beforeEach, describe, test } from 'node:test';
 import { SessionErrorBodySchema } from '@form-embed/protocol';
 import { fixtureIds, type Sandbox, startSandbox } from '@form-embed/sandbox';
 import type { ClientRateLimitInfo, Store } from 'express-rate-limit';
-import { mountMiddleware } from './helpers/harness.js';
+import { mountMiddleware, openForm } from './helpers/harness.js';
 import { SecretWatch } from './helpers/secret-watch.js';
 
 const watch = new SecretWatch();
 let sandbox: Sandbox;
 const microsoftForm = { kind: 'form', formId: fixtureIds.forms.microsoft } as const;
-const openForm = { kind: 'form', formId: fixtureIds.forms.open } as const;
 const mintCount = () => sandbox.control.stats()['POST /api/v1/forms/{formId}/session'] ?? 0;
 
 before(async () => {

@@ -7,6 +7,10 @@ import type { Express, Request } from 'express';
 import { createServer, type TestServer } from './create-server.js';
 import type { SecretWatch } from './secret-watch.js';
 
+/** The sandbox's form that needs no user, and the mint path the middleware serves for it. */
+export const openForm = { kind: 'form', formId: fixtureIds.forms.open } as const;
+export const mintPathOfOpenForm = mintPath(openForm);
+
 /** The test portal's own sessions: the `x-portal-session` header stands for its session cookie. */
 export const portalUsers: Record<string, FormSessionUser> = {
   adele: { clientId: fixtureIds.clients.contoso, userIdentifier: fixtureIds.users.adele },
