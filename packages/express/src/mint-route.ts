@@ -55,9 +55,9 @@ function refuseInvalidFormRef(target: FormTarget): void {
 /**
  * `POST /forms/:formId/session` and `POST /core-forms/:slug/session`, as one handler rather
  * than a router layer per step (each layer cost a mint more than its check): counted, the form
- * reference and `Content-Type` checked, the body read, the user resolved, a signed-out mint
- * refused when its form needs a user, `authorize` asked, the per-user limit counted, then the
- * mint itself. Any refusal goes to `next`, in the SessionError shape.
+ * reference and `Content-Type` checked, the body read, the user resolved, `authorize` asked, the
+ * per-user limit counted, a signed-out mint refused when its form needs a user, then the mint
+ * itself. Any refusal goes to `next`, in the SessionError shape.
  */
 export function mintRoute(deps: MintDependencies): RequestHandler {
   return function mintSession(req: Request, res: Response, next: NextFunction): void {
@@ -72,7 +72,6 @@ export function mintRoute(deps: MintDependencies): RequestHandler {
 async function answerMint(deps: MintDependencies, req: Request, res: Response, target: FormTarget) {
   await readJsonBody(req);
   const user = await deps.resolveUser(req, res);
-  if (user === undefined) await deps.refuseSignedOut(target);
   if (!(await isAuthorized(deps.authorize, req, target, deps.logger))) {
     throw sessionError(
       'forbidden',
@@ -80,6 +79,9 @@ async function answerMint(deps: MintDependencies, req: Request, res: Response, t
     );
   }
   if (!(await passesLimit(deps.mintLimit, req, res))) return;
+  // After the limit: telling may read the forms list, which a flood of anonymous requests
+  // must not be able to spend.
+  if (user === undefined) await deps.refuseSignedOut(target);
   const answer = await mintOnEmbedOrigin(deps, target, user);
   res.statusCode = 200;
   countAnswer(res, 'ok');

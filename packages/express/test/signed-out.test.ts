@@ -77,6 +77,27 @@ describe('a mint with nobody signed in (docs/contract.md#portal-codes)', () => {
     }
   });
 
+  test('signed-out refusals count against the per-address limit: past it, they cost the service no read', async () => {
+    // With no cache, telling whether a form needs a user reads the forms list every time.
+    const uncached = await mountMiddleware(watch, {
+      apiKey: sandbox.apiKey,
+      baseUrl: sandbox.baseUrl,
+      limit: { mints: 2 },
+      catalogue: { cacheTtlMs: 0 },
+    });
+    try {
+      const statuses = [];
+      for (let i = 0; i < 6; i++) {
+        statuses.push((await uncached.mint({ kind: 'form', formId: forms.microsoft })).status);
+      }
+      assert.deepEqual(statuses, [401, 401, 429, 429, 429, 429]);
+      const reads = uncached.upstream.filter((call) => call.url.endsWith('/api/v1/forms'));
+      assert.equal(reads.length, 2, 'one forms-list read per counted attempt, none past the limit');
+    } finally {
+      await uncached.close();
+    }
+  });
+
   test('signing in again is all it takes: the same mint then succeeds', async () => {
     const answer = await portal.mint(
       { kind: 'form', formId: forms.microsoft },
