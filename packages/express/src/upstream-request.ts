@@ -25,7 +25,7 @@ export interface UpstreamRequest {
 
 export interface UpstreamAnswer {
   status: number;
-  /** `Retry-After` as whole seconds, capped at `maxRetryAfterSeconds`; undefined when unreadable. */
+  /** `Retry-After` as whole seconds, capped at `maxRetryAfterSeconds`; undefined when unreadable (but on a 429). */
   retryAfter: string | undefined;
   /** The parsed JSON body, `notJson`, or `tooLarge` when it ran past `maxUpstreamBodyBytes`. */
   body: unknown;
@@ -72,9 +72,7 @@ export async function requestUpstream(
     return {
       status: response.status,
       // Read only on a refusal: a success has no use for it.
-      retryAfter: response.ok
-        ? undefined
-        : cappedRetryAfter(response.headers.get('Retry-After'), config),
+      retryAfter: response.ok ? undefined : retryAfterOf(response, config),
       body: text === tooLarge ? tooLarge : parseJson(text),
     };
   } catch (error) {
@@ -137,13 +135,23 @@ async function readCapped(
   return tooLarge;
 }
 
-/** A whole number of seconds, at most `maxRetryAfterSeconds` (docs/contract.md#retry-after). */
-function cappedRetryAfter(
-  header: string | null,
+/** What a 429 without a readable `Retry-After` is told to wait: the service's limit window. */
+const RATE_LIMIT_WINDOW_SECONDS = 60;
+
+/**
+ * `Retry-After` as a whole number of seconds, at most `maxRetryAfterSeconds`
+ * (docs/contract.md#retry-after). A 429 always carries one (docs/contract.md#limits): when the
+ * service's is missing or unreadable, the limit window, so that no caller retries at once into
+ * a limit shared by the whole organisation.
+ */
+function retryAfterOf(
+  response: Response,
   config: Pick<UpstreamConfig, 'maxRetryAfterSeconds'>,
 ): string | undefined {
-  if (header === null) return undefined;
-  const seconds = parseRetryAfter(toImfFixdate(header));
+  const header = response.headers.get('Retry-After');
+  const seconds =
+    (header === null ? undefined : parseRetryAfter(toImfFixdate(header))) ??
+    (response.status === 429 ? RATE_LIMIT_WINDOW_SECONDS : undefined);
   return seconds === undefined ? undefined : `${Math.min(seconds, config.maxRetryAfterSeconds)}`;
 }
 

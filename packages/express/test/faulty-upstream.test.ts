@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { MintResponseSchema, SessionErrorBodySchema } from '@form-embed/protocol';
 import { fixtureIds, type Sandbox, startSandbox } from '@form-embed/sandbox';
+import FakeTimers from '@sinonjs/fake-timers';
 import { type Answer, type MountedMiddleware, mountMiddleware } from './helpers/harness.js';
 import { SecretWatch } from './helpers/secret-watch.js';
 
@@ -40,22 +41,38 @@ function assertSessionError(answer: Answer, code: string, status: number, retrya
 
 describe('an upstream that fails or answers outside the contract', () => {
   test('an upstream slower than timeoutMs is unavailable (503, retryable), answered once timeoutMs has passed', async () => {
-    // Its own portal: a short timeoutMs on the shared one would fail other tests on a busy machine.
+    // The form-session request never answers until it is aborted; the other reads pass through.
+    let reachedUpstream: () => void = () => {};
+    const upstreamReached = new Promise<void>((resolve) => {
+      reachedUpstream = resolve;
+    });
     const impatient = await mountMiddleware(watch, {
       apiKey: sandbox.apiKey,
       baseUrl: sandbox.baseUrl,
       timeoutMs: TIMEOUT_MS,
+      fetch: (input, init) => {
+        if (!String(input).endsWith('/session')) return fetch(input, init);
+        reachedUpstream();
+        return new Promise((_resolve, reject) => {
+          init?.signal?.addEventListener('abort', () => reject(init.signal?.reason));
+        });
+      },
     });
+    // Only the middleware's own timers: sockets and the portal's server keep real time.
+    const clock = FakeTimers.install({ toFake: ['setTimeout', 'clearTimeout'] });
     try {
-      await impatient.mint(microsoftForm, { session: 'adele' }); // the embed origins are cached
-      sandbox.control.fail({ kind: 'delay', delayMs: 2_000, scope: 'session' });
-      const started = performance.now();
-      const answer = await impatient.mint(microsoftForm, { session: 'adele' });
-      const elapsed = performance.now() - started;
-      assertSessionError(answer, 'unavailable', 503, true);
-      assert.ok(elapsed >= TIMEOUT_MS - 20 && elapsed < 1_500, `answered after ${elapsed} ms`);
+      let settled = false;
+      const answered = impatient.mint(microsoftForm, { session: 'adele' }).finally(() => {
+        settled = true;
+      });
+      await upstreamReached;
+      await clock.tickAsync(TIMEOUT_MS - 1);
+      assert.equal(settled, false, 'not answered before timeoutMs');
+      await clock.tickAsync(1);
+      assertSessionError(await answered, 'unavailable', 503, true);
       assert.ok(watch.logLines.some((line) => line.message.includes('within timeoutMs')));
     } finally {
+      clock.uninstall();
       await impatient.close();
     }
   });
