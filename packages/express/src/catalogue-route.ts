@@ -68,10 +68,13 @@ export function catalogueRoute(deps: CatalogueDependencies): RequestHandler {
   };
 }
 
-/** Embeddable, for a user whose client the organisation has, and not withdrawn for that client. */
+/**
+ * Embeddable, for a user whose client the organisation has and has a Microsoft tenant (a Core
+ * session runs against it: docs/contract.md#core-forms), and not withdrawn for that tenant.
+ */
 function isOfferedTo(form: CoreForm, tenant: UserTenant | undefined): boolean {
-  if (tenant === undefined || !tenant.known || !form.embeddable) return false;
-  return tenant.tenantId === undefined || !isWithdrawnForTenant(form, tenant.tenantId);
+  if (tenant?.tenantId === undefined || !tenant.known || !form.embeddable) return false;
+  return !isWithdrawnForTenant(form, tenant.tenantId);
 }
 
 function designerEntry(form: Form): CatalogueEntry {

@@ -71,10 +71,14 @@ test("a client override withdraws a Core form for that client's users (found by 
   }
 });
 
-test('a user whose client or tenant the organisation does not have is offered no Core form', async () => {
+test('a user with no client of the organisation that has a Microsoft tenant is offered no Core form: its mint could not succeed', async () => {
   for (const user of [
     { clientId: clients.otherOrg, userIdentifier: users.otherOrg },
     { microsoftTenantId: tenants.otherOrg, userIdentifier: users.otherOrg },
+    // Neither a client nor a tenant: a Core session would be invalid_request.
+    { userIdentifier: users.adele },
+    // A client with no Microsoft tenant: a Core session would be client_not_connected.
+    { clientId: clients.northwind, userIdentifier: users.adele },
   ]) {
     const stranger = await mountMiddleware(watch, {
       apiKey: sandbox.apiKey,
