@@ -10,6 +10,7 @@ import { controlCors, loopbackHostOnly } from './control-access.js';
 import type { FaultSpec } from './faults.js';
 import { parseMicrosoftConnection } from './microsoft-connection.js';
 import { BODY_LIMIT, describeBodyProblem } from './request-body.js';
+import { isUndecodablePath } from './undecodable-path.js';
 
 type Action = (control: SandboxControl, body: Record<string, unknown>) => unknown;
 
@@ -45,10 +46,11 @@ export function controlRouter(control: SandboxControl, allowedOrigins: readonly 
   });
   router.use(function controlError(
     error: unknown,
-    _req: Request,
+    req: Request,
     res: Response,
     _next: NextFunction,
   ) {
+    if (isUndecodablePath(error)) return noSuchAction(res, req.path.slice(1));
     const problem = describeBodyProblem(error);
     res.status(problem ? 400 : 500).json({ error: problem ?? 'Unexpected error in the sandbox.' });
   });
@@ -59,7 +61,7 @@ function runControlAction(control: SandboxControl) {
   return async function runControlAction(req: Request<{ action: string }>, res: Response) {
     const { action: name } = req.params;
     const action = Object.hasOwn(actions, name) ? actions[name] : undefined;
-    if (!action) return void res.status(404).json({ error: `No control action ${name}.` });
+    if (!action) return noSuchAction(res, name);
     const body = typeof req.body === 'object' && req.body !== null ? req.body : {};
     try {
       const result = await action(control, body);
@@ -69,4 +71,8 @@ function runControlAction(control: SandboxControl) {
       res.status(400).json({ error: message });
     }
   };
+}
+
+function noSuchAction(res: Response, name: string): void {
+  res.status(404).json({ error: `No control action ${name}.` });
 }

@@ -65,6 +65,16 @@ describe('sandbox.control: faults, latency, stats, forms domain, Microsoft conne
     assert.equal(unknown.status, 404);
   });
 
+  test('an action name that is not valid percent-encoding answers 404 as an unknown action', async (t) => {
+    const sandbox = await sandboxFor(t, { controlApi: true });
+    for (const method of ['POST', 'GET']) {
+      const answer = await fetch(`${sandbox.baseUrl}${CONTROL_PATH}/%E0%A4%A`, { method });
+      assert.equal(answer.status, 404, method);
+      const { error } = PlainErrorBodySchema.parse(await answer.json());
+      assert.equal(error, 'No control action %E0%A4%A.', method);
+    }
+  });
+
   test('a fault fails exactly the next N requests, then answers are normal again', async (t) => {
     const sandbox = await sandboxFor(t);
     sandbox.control.fail({ kind: 'error', code: 'internal_error', count: 2 });
