@@ -1,5 +1,10 @@
 // Shows what a `<form-embed>` does: its state badge and a log of its events, for QA.
-const eventTypes = ['form-embed-session', 'form-embed-remint', 'form-embed-error'] as const;
+const eventTypes = [
+  'form-embed-session',
+  'form-embed-remint',
+  'form-embed-error',
+  'form-embed-notice',
+] as const;
 
 /** Appends every form-embed event reaching `target` to `list`, newest first. */
 export function logEvents(target: EventTarget, list: HTMLOListElement, label = ''): void {

@@ -45,7 +45,12 @@ export async function recordEvents(page: Page): Promise<void> {
   await page.addInitScript(() => {
     const seen: RecordedEvent[] = [];
     (window as unknown as { formEmbedEvents: typeof seen }).formEmbedEvents = seen;
-    for (const type of ['form-embed-session', 'form-embed-remint', 'form-embed-error']) {
+    for (const type of [
+      'form-embed-session',
+      'form-embed-remint',
+      'form-embed-error',
+      'form-embed-notice',
+    ]) {
       document.addEventListener(type, (event) => {
         seen.push({
           type,

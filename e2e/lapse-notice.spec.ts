@@ -29,12 +29,28 @@ test('a remint after the session expired frames the form with a polite, dismissi
   await expect(status).toHaveAttribute('aria-live', 'polite');
   // The reloaded form is empty: what the notice warns of.
   await expect(form.getByLabel('Full name')).toHaveValue('');
-  const types = (await eventsOf(page)).map((e) => e.type);
-  expect(types.slice(-2)).toEqual(['form-embed-remint', 'form-embed-session']);
+  await expectOneNoticePerLapse(page, 1);
   await expectNoAxeViolations(page);
 
   await element(page).getByRole('button', { name: 'Dismiss' }).click();
   await expect(status).toHaveText('');
   await expect(element(page).locator('iframe')).toBeFocused();
   await expect(submitOf(page)).toBeVisible();
+
+  // A second lapse brings its own notice, and only one.
+  demo.sandbox?.control.expireSessions();
+  await submitOf(page).click();
+  await expect(status).toContainText(notice);
+  await expectOneNoticePerLapse(page, 2);
 });
+
+/**
+ * `form-embed-notice` fired once for each of `lapses`, each time after the remint and before the
+ * new frame's `form-embed-session`; the demo's event log shows each.
+ */
+async function expectOneNoticePerLapse(page: Page, lapses: number) {
+  const types = (await eventsOf(page)).map((e) => e.type);
+  expect(types.slice(-3)).toEqual(['form-embed-remint', 'form-embed-notice', 'form-embed-session']);
+  expect(types.filter((type) => type === 'form-embed-notice')).toHaveLength(lapses);
+  await expect(page.locator('#log li[data-kind=form-embed-notice]')).toHaveCount(lapses);
+}

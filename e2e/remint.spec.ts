@@ -37,9 +37,12 @@ async function expectOneRemint(page: Page, before: { src: string | null }, reaso
   const events = (await eventsOf(page)).map(
     (e) => `${e.type}${e.detail.reason ? `:${e.detail.reason}` : ''}`,
   );
-  expect(events.slice(-3)).toEqual([
+  // A lapse (`expired`) also announces, once, that the form was reloaded.
+  const notice = reason === 'expired' ? ['form-embed-notice:expired'] : [];
+  expect(events.slice(-3 - notice.length)).toEqual([
     'form-embed-session',
     `form-embed-remint:${reason}`,
+    ...notice,
     'form-embed-session',
   ]);
   expect(events.filter((e) => e.startsWith('form-embed-remint'))).toHaveLength(1);
