@@ -20,10 +20,13 @@ import {
   notFoundPage,
   signInErrorPage,
   submittedPage,
+  unexpectedErrorPage,
 } from './page-html.js';
+import { describeBodyProblem } from './request-body.js';
 import type { SandboxState } from './sandbox-state.js';
 import type { FormSessionRecord } from './session-store.js';
 import { sleep } from './sleep.js';
+import { isUndecodablePath } from './undecodable-path.js';
 
 export type { EmbedOriginKind } from './page-forms.js';
 
@@ -55,7 +58,24 @@ export function createEmbedOriginApp(state: SandboxState, kind: EmbedOriginKind)
   app.use(function pageNotFound(_req: Request, res: Response) {
     res.status(404).type('html').send(notFoundPage());
   });
+  app.use(pageError);
   return app;
+}
+
+/**
+ * Instead of Express's default (a stack trace, also printed to stderr): an address that is not
+ * valid percent-encoding answers the not-found page with 400, and the lookup answers `{error}`
+ * JSON, as its page script reads it.
+ */
+function pageError(error: unknown, req: Request, res: Response, _next: NextFunction) {
+  if (res.headersSent) return void req.socket.destroy();
+  const undecodable = isUndecodablePath(error);
+  const problem = undecodable ? 'The address is not valid.' : describeBodyProblem(error);
+  const status = undecodable ? 400 : problem ? (error as { status: number }).status : 500;
+  if (req.method === 'POST' && req.path.endsWith('/lookup')) {
+    return void res.status(status).json({ error: problem ?? 'Unexpected error in the sandbox.' });
+  }
+  html(res, status, problem ? notFoundPage() : unexpectedErrorPage());
 }
 
 const html = (res: Response, status: number, page: string) =>

@@ -35,18 +35,21 @@ const script = `
     lookup.addEventListener('click', async () => {
       const result = document.getElementById('lookup-result');
       result.textContent = 'Looking up...';
-      const answer = await fetch(lookup.dataset.action, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ query: document.getElementById('lookup-query').value }),
-      });
-      const body = await answer.json();
+      let body = {};
+      try {
+        const answer = await fetch(lookup.dataset.action, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ query: document.getElementById('lookup-query').value }),
+        });
+        body = await answer.json();
+      } catch {}
       if (body.state === 'expired') {
         showEnded();
         if (body.post) post('expired');
         return;
       }
-      result.textContent = body.result;
+      result.textContent = body.result ?? 'The lookup failed. Try again.';
     });
   }
 })();`;
@@ -144,4 +147,11 @@ export function signInErrorPage(): string {
 
 export function notFoundPage(): string {
   return layout('Not found', '<h1>Not found</h1><p>There is no form at this address.</p>');
+}
+
+export function unexpectedErrorPage(): string {
+  return layout(
+    'Something went wrong',
+    '<h1>Something went wrong</h1><p class="notice" role="alert">The form could not be shown. Try again later.</p>',
+  );
 }

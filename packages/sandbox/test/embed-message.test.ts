@@ -159,6 +159,18 @@ describe('embedded form message in Chromium', () => {
     assertOnly(await messages(), sandbox.coreFormsOrigin, 'expired');
   });
 
+  test('a lookup answered with something other than JSON shows an error instead of "Looking up..."', async () => {
+    const form = await frame((await mintSession(sandbox, coreForm, adele)).embedUrl);
+    // Point the button at a same-origin path that answers the HTML not-found page.
+    await form.locator('#lookup').evaluate((button) => {
+      (button as HTMLButtonElement).dataset.action = '/c/nowhere/lookup';
+    });
+    await form.getByRole('button', { name: 'Look up' }).click();
+    await form.getByText('The lookup failed. Try again.').waitFor();
+    await settle(form);
+    assert.deepEqual(await messages(), []);
+  });
+
   test('a reused handle posts error to the parent', async () => {
     const session = await mintSession(sandbox, microsoftForm, adele);
     await redeem(session.embedUrl);

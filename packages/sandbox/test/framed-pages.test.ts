@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { describe, type TestContext, test } from 'node:test';
+import { PlainErrorBodySchema } from '@form-embed/protocol';
 import { fixtureIds } from '../src/index.js';
 import { mintSession, postedState, redeem, sandboxFor } from './helpers.js';
 
@@ -16,12 +17,23 @@ const submit = (sessionUrl: string) =>
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     body: 'fullName=Adele&details=x',
   });
-const lookup = (sessionUrl: string) =>
+const lookup = (sessionUrl: string, body = '{"query":""}') =>
   fetch(`${sessionUrl}/lookup`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: '{"query":""}',
+    body,
   });
+
+/** What the sandbox writes to stderr from now until the test ends. */
+function watchStderr(t: TestContext): () => string {
+  const write = t.mock.method(process.stderr, 'write');
+  return () => write.mock.calls.map((call) => String(call.arguments[0])).join('');
+}
+
+/** Bad client input must not show Express's stack trace (paths into node_modules). */
+function assertNoStack(text: string) {
+  assert.doesNotMatch(text, /URIError|SyntaxError|node_modules|\n\s+at /);
+}
 
 describe('framed pages: handles, sessions and lapses', () => {
   test('a GET of the embedUrl redeems the handle and 303-redirects to a session URL without the handle', async (t) => {
@@ -164,6 +176,42 @@ describe('framed pages: handles, sessions and lapses', () => {
     assert.deepEqual(await first.json(), { state: 'expired', post: true });
     assert.deepEqual(await (await lookup(sessionUrl)).json(), { state: 'expired', post: false });
     assert.equal(postedState(await (await fetch(sessionUrl)).text()), undefined, 'same lapse');
+  });
+
+  test('an address that is not valid percent-encoding answers the not-found page with 400, and logs nothing', async (t) => {
+    const sandbox = await sandboxFor(t);
+    const stderr = watchStderr(t);
+    for (const url of [
+      `${sandbox.formsOrigin}/f/%E0%A4%A`,
+      `${sandbox.formsOrigin}/f/${fixtureIds.forms.microsoft}/s/%E0%A4%A`,
+      `${sandbox.coreFormsOrigin}/c/%E0%A4%A`,
+      `${sandbox.coreFormsOrigin}/c/${fixtureIds.coreForms.newStarter}/s/%E0%A4%A`,
+    ]) {
+      const answer = await fetch(url);
+      assert.equal(answer.status, 400, url);
+      assert.match(answer.headers.get('content-type') ?? '', /^text\/html/);
+      const html = await answer.text();
+      assert.match(html, /<h1>Not found<\/h1>/, url);
+      assertNoStack(html);
+    }
+    assert.equal(stderr(), '');
+  });
+
+  test('a lookup whose body is not JSON, or whose address is not valid, answers JSON 400 {error}', async (t) => {
+    const sandbox = await sandboxFor(t);
+    const stderr = watchStderr(t);
+    const sessionUrl = await redeem((await mintSession(sandbox, coreForm, adele)).embedUrl);
+    const badBody = await lookup(sessionUrl, '{bad');
+    assert.equal(badBody.status, 400);
+    const text = await badBody.text();
+    assertNoStack(text);
+    assert.deepEqual(PlainErrorBodySchema.parse(JSON.parse(text)), {
+      error: 'The body is not valid JSON.',
+    });
+    const badPath = await lookup(`${sandbox.coreFormsOrigin}/c/new-starter/s/%E0%A4%A`);
+    assert.equal(badPath.status, 400);
+    PlainErrorBodySchema.parse(await badPath.json());
+    assert.equal(stderr(), '');
   });
 
   test('a none form with no user renders an anonymous page that submits without a session', async (t) => {
