@@ -28,7 +28,7 @@ const actions: Record<string, Action> = {
   latency: (control, body) => control.setLatency(Number(body.ms)),
   'forms-domain': (control, body) =>
     control.changeFormsDomain(body.kind === 'coreForms' ? 'coreForms' : 'forms'),
-  stats: (control) => ({ requests: control.stats() }),
+  stats: (control) => ({ requests: control.stats(), store: control.storeStats() }),
   reset: (control) => control.reset(),
 };
 
@@ -42,7 +42,7 @@ export function controlRouter(control: SandboxControl, allowedOrigins: readonly 
   router.use(express.json({ strict: false, limit: BODY_LIMIT }));
   router.post('/:action', runControlAction(control));
   router.get('/stats', function controlStats(_req, res) {
-    res.json({ ok: true, requests: control.stats() });
+    res.json({ ok: true, requests: control.stats(), store: control.storeStats() });
   });
   router.use(function controlError(
     error: unknown,

@@ -4,6 +4,7 @@ import { apiKeys } from './fixtures.js';
 import { type MicrosoftConnection, parseMicrosoftConnection } from './microsoft-connection.js';
 import type { LimitKind } from './rate-limits.js';
 import type { EmbedOrigins, SandboxState } from './sandbox-state.js';
+import type { StoreStats } from './session-store.js';
 
 /** Drives the sandbox from a test or the demo: org state, faults, clocks and counters. */
 export interface SandboxControl {
@@ -30,6 +31,11 @@ export interface SandboxControl {
   changeFormsDomain(kind?: EmbedOriginKind): Promise<EmbedOrigins>;
   /** Requests received per route, keyed `METHOD /path/template` (e.g. `GET /api/v1/me`). */
   stats(): Record<string, number>;
+  /**
+   * What the session store holds: handles not yet redeemed, and sessions a page may still
+   * reach. Both are pruned on each mint, on the sandbox's clock.
+   */
+  storeStats(): StoreStats;
   /** Back to the start: no faults, connection ok, initial origins, wall time, counters, limits and sessions cleared. */
   reset(): void;
 }
@@ -59,6 +65,7 @@ export function createControl(
       return { ...state.origins };
     },
     stats: () => state.requestCounts(),
+    storeStats: () => state.sessions.counts(),
     reset: () => state.reset(),
   };
 }

@@ -18,16 +18,30 @@ export interface FormSessionRecord {
 interface HandleRecord {
   sessionId: string;
   mintedAt: number;
-  redeemed: boolean;
 }
 
-export type Redemption =
-  | { ok: true; session: FormSessionRecord }
-  | { ok: false; reason: 'unknown' | 'used' | 'too-old' };
+/** How many handles and sessions the store holds (`control.storeStats()`). */
+export interface StoreStats {
+  handles: number;
+  sessions: number;
+}
+
+/** A failed redemption: the handle is unknown, already used or too old (one answer for all). */
+export type Redemption = { ok: true; session: FormSessionRecord } | { ok: false };
 
 /**
  * Handles and sessions (docs/contract.md#handles-and-signed-in-sessions): a handle is single use and
  * redeemable for `handleTtlSeconds`; the session lasts `sessionTtlSeconds` from mint.
+ *
+ * Each mint first forgets what no request can need any more, on the sandbox's clock:
+ * - a handle once redeemed (at once), or once older than `handleTtlSeconds`, and then its session
+ *   too: never redeemed, so no page knows its URL;
+ * - a session `2 × sessionTtlSeconds` after its mint. A lapsed session is kept for one more
+ *   session TTL (the horizon), so a page reloaded or submitted after the lapse still gets the
+ *   lapse page, posting `expired` once (docs/contract.md#embedded-form-message), not the
+ *   sign-in error an unknown session gets. Past the horizon it answers as unknown.
+ * Both maps are in mint order and the clock only moves forward, so pruning reads from the
+ * oldest and stops at the first record it keeps: amortised O(1) a mint.
  */
 export class SessionStore {
   #handles = new Map<string, HandleRecord>();
@@ -46,6 +60,7 @@ export class SessionStore {
   /** Creates a session and returns its handle. */
   mint(target: FormTarget, provider: Provider, identifier: string | undefined): string {
     const mintedAt = this.#now();
+    this.#prune(mintedAt);
     const session: FormSessionRecord = {
       id: `fss_${token(18)}`,
       target,
@@ -57,21 +72,16 @@ export class SessionStore {
     };
     const handle = `fsh_${token(24)}`;
     this.#sessions.set(session.id, session);
-    this.#handles.set(handle, { sessionId: session.id, mintedAt, redeemed: false });
+    this.#handles.set(handle, { sessionId: session.id, mintedAt });
     return handle;
   }
 
   redeem(handle: string): Redemption {
     const record = this.#handles.get(handle);
-    if (!record) return { ok: false, reason: 'unknown' };
-    if (record.redeemed) return { ok: false, reason: 'used' };
-    if (this.#now() - record.mintedAt > this.#ttl.handleTtlSeconds * 1000) {
-      return { ok: false, reason: 'too-old' };
-    }
+    if (!record || this.#isTooOld(record, this.#now())) return { ok: false };
+    this.#handles.delete(handle);
     const session = this.#sessions.get(record.sessionId);
-    if (!session) return { ok: false, reason: 'unknown' };
-    record.redeemed = true;
-    return { ok: true, session };
+    return session ? { ok: true, session } : { ok: false };
   }
 
   session(id: string): FormSessionRecord | undefined {
@@ -97,6 +107,27 @@ export class SessionStore {
 
   expireAll(): void {
     for (const session of this.#sessions.values()) session.expiredByControl = true;
+  }
+
+  #isTooOld(handle: HandleRecord, now: number): boolean {
+    return now - handle.mintedAt > this.#ttl.handleTtlSeconds * 1000;
+  }
+
+  #prune(now: number): void {
+    for (const [handle, record] of this.#handles) {
+      if (!this.#isTooOld(record, now)) break;
+      this.#handles.delete(handle);
+      this.#sessions.delete(record.sessionId);
+    }
+    const horizonMs = 2 * this.#ttl.sessionTtlSeconds * 1000;
+    for (const [id, session] of this.#sessions) {
+      if (now - session.mintedAt < horizonMs) break;
+      this.#sessions.delete(id);
+    }
+  }
+
+  counts(): StoreStats {
+    return { handles: this.#handles.size, sessions: this.#sessions.size };
   }
 
   clear(): void {

@@ -1,0 +1,87 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { CONTROL_PATH, fixtureIds, type Sandbox, type StoreStats } from '../src/index.js';
+import { mintSession, postedState, redeem, sandboxFor } from './helpers.js';
+
+const adele = {
+  microsoftTenantId: fixtureIds.tenants.contoso,
+  userIdentifier: fixtureIds.users.adele,
+};
+const microsoftForm = { kind: 'form', formId: fixtureIds.forms.microsoft } as const;
+const TTL = 1800;
+
+async function control(sandbox: Sandbox, action: string, body: unknown = {}) {
+  const answer = await fetch(`${sandbox.baseUrl}${CONTROL_PATH}/${action}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  assert.equal(answer.status, 200, action);
+  return answer.json();
+}
+
+const storeStats = async (sandbox: Sandbox): Promise<StoreStats> =>
+  ((await control(sandbox, 'stats')) as { store: StoreStats }).store;
+
+const mint = async (sandbox: Sandbox) =>
+  (await mintSession(sandbox, microsoftForm, adele)).embedUrl;
+
+const submit = (sessionUrl: string) => fetch(`${sessionUrl}/submit`, { method: 'POST' });
+
+describe('session store: pruned on each mint, on the sandbox clock', () => {
+  test('past every TTL, one more mint leaves only what is alive: its own handle and session', async (t) => {
+    const sandbox = await sandboxFor(t, { controlApi: true });
+    const embedUrls = [];
+    for (let i = 0; i < 20; i++) embedUrls.push(await mint(sandbox));
+    for (const embedUrl of embedUrls.slice(0, 10)) await redeem(embedUrl);
+    assert.deepEqual(await storeStats(sandbox), { handles: 10, sessions: 20 });
+    await control(sandbox, 'advance-clock', { seconds: 2 * TTL });
+    await mint(sandbox);
+    assert.deepEqual(await storeStats(sandbox), { handles: 1, sessions: 1 });
+  });
+
+  test('a handle is dropped once redeemed; an unredeemed one, and its session, once too old', async (t) => {
+    const sandbox = await sandboxFor(t, { controlApi: true });
+    const redeemed = await mint(sandbox);
+    const unredeemed = await mint(sandbox);
+    await redeem(redeemed);
+    assert.deepEqual(sandbox.control.storeStats(), { handles: 1, sessions: 2 });
+    await control(sandbox, 'advance-clock', { seconds: 119 });
+    await mint(sandbox);
+    assert.deepEqual(sandbox.control.storeStats(), { handles: 2, sessions: 3 }, 'at 119 s');
+    await control(sandbox, 'advance-clock', { seconds: 121 });
+    await mint(sandbox);
+    assert.deepEqual(
+      sandbox.control.storeStats(),
+      { handles: 1, sessions: 2 },
+      'the too-old handles and their never redeemed sessions are gone; the redeemed one stays',
+    );
+    assert.equal((await fetch(unredeemed, { redirect: 'manual' })).status, 401);
+  });
+
+  test('a lapsed session is kept for one more session TTL, so its page still gets the lapse, once', async (t) => {
+    const sandbox = await sandboxFor(t, { controlApi: true });
+    const reloaded = await redeem(await mint(sandbox));
+    const submitted = await redeem(await mint(sandbox));
+    await control(sandbox, 'advance-clock', { seconds: TTL });
+    assert.equal(postedState(await (await fetch(reloaded)).text()), 'expired');
+    await mint(sandbox);
+    assert.equal(postedState(await (await fetch(reloaded)).text()), undefined, 'once per lapse');
+    await control(sandbox, 'advance-clock', { seconds: TTL - 1 });
+    await mint(sandbox);
+    const late = await submit(submitted);
+    assert.equal(late.status, 401);
+    assert.equal(
+      postedState(await late.text()),
+      'expired',
+      'first noticed just before the horizon',
+    );
+    assert.match(await (await fetch(reloaded)).text(), /Your session has ended/);
+    await control(sandbox, 'advance-clock', { seconds: 121 }); // and the last mint's handle too old
+    await mint(sandbox);
+    assert.deepEqual(sandbox.control.storeStats(), { handles: 1, sessions: 1 });
+    const forgotten = await fetch(reloaded);
+    assert.equal(forgotten.status, 401);
+    assert.equal(postedState(await forgotten.text()), 'error', 'past the horizon: unknown');
+  });
+});
