@@ -47,7 +47,8 @@ export interface FormEmbedNoticeEvent extends Event {
   readonly reason: 'expired';
 }
 
-interface FormEmbedEventMap {
+/** Each of the element's events by its name. */
+export interface FormEmbedEventMap {
   'form-embed-session': FormEmbedSessionEvent;
   'form-embed-remint': FormEmbedRemintEvent;
   'form-embed-error': FormEmbedErrorEvent;

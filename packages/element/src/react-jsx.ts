@@ -2,30 +2,36 @@
 // `import '@form-embed/element/react-jsx';` beside `import '@form-embed/element/define';`. Its
 // JavaScript is an empty module, so any bundler accepts the import.
 import type { DetailedHTMLProps, HTMLAttributes } from 'react';
-import type { FormEmbedErrorEvent, FormEmbedRemintEvent, FormEmbedSessionEvent } from './events.js';
-import type { FetchSession, FormEmbedElement } from './form-embed-element.js';
+import type { FormEmbedEventMap } from './events.js';
+import type { FormEmbedElement } from './form-embed-element.js';
+
+/** The element's properties that React 19 sets as properties, typed as the element types them. */
+type FormEmbedProperties = Partial<
+  Pick<
+    FormEmbedElement,
+    'endpoint' | 'loading' | 'messages' | 'fetchSession' | 'requestInit' | 'allowedEndpointOrigins'
+  >
+>;
+
+/** A listener prop for each of the element's events: `on` + the event's name. */
+type FormEmbedListeners = {
+  [K in keyof FormEmbedEventMap as `on${K}`]?: (event: FormEmbedEventMap[K]) => void;
+};
 
 /**
  * What React 19 accepts on `<form-embed>`: its attributes, its properties (React sets a prop as
  * a property when the element has one) and its events (`on` + the event's name).
  */
 export interface FormEmbedJsxProps
-  extends DetailedHTMLProps<HTMLAttributes<FormEmbedElement>, FormEmbedElement> {
+  extends DetailedHTMLProps<HTMLAttributes<FormEmbedElement>, FormEmbedElement>,
+    FormEmbedProperties,
+    FormEmbedListeners {
   /** The designer form to frame. Set exactly one of `form-id` and `core-slug`. */
   'form-id'?: string;
   /** The Core form to frame. Set exactly one of `form-id` and `core-slug`. */
   'core-slug'?: string;
-  /** The path where the portal mounts the middleware. Defaults to `/form-sessions`. */
-  endpoint?: string;
-  /** `eager` mints on connect; `lazy` when the element nears the viewport. Defaults to `eager`. */
-  loading?: 'eager' | 'lazy';
-  /** The iframe's accessible name. Defaults to `Embedded form`. */
+  /** The iframe's accessible name. Defaults to the `frame` message (`Embedded form`). */
   'frame-title'?: string;
-  fetchSession?: FetchSession;
-  requestInit?: RequestInit;
-  'onform-embed-session'?: (event: FormEmbedSessionEvent) => void;
-  'onform-embed-remint'?: (event: FormEmbedRemintEvent) => void;
-  'onform-embed-error'?: (event: FormEmbedErrorEvent) => void;
 }
 
 declare module 'react' {

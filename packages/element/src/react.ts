@@ -1,15 +1,20 @@
-// `@form-embed/element/react`: <FormEmbed formId onSession onRemint onError />. The only entry that
-// imports React; it registers <form-embed> as `define` does.
+// `@form-embed/element/react`: <FormEmbed formId onSession onRemint onError onNotice />. The only
+// entry that imports React; it registers <form-embed> as `define` does.
 import { createComponent, type EventName } from '@lit/react';
 import * as React from 'react';
 import './define.js';
-import type { FormEmbedErrorEvent, FormEmbedRemintEvent, FormEmbedSessionEvent } from './events.js';
+import type {
+  FormEmbedErrorEvent,
+  FormEmbedNoticeEvent,
+  FormEmbedRemintEvent,
+  FormEmbedSessionEvent,
+} from './events.js';
 import { FormEmbedElement } from './form-embed-element.js';
 
 /**
  * `<form-embed>` as a React component: its properties as props (`formId`, `coreSlug`,
- * `endpoint`, `loading`, `frameTitle`, `fetchSession`, `requestInit`) and its events as
- * `onSession`, `onRemint` and `onError`.
+ * `endpoint`, `loading`, `frameTitle`, `messages`, `fetchSession`, `requestInit`,
+ * `allowedEndpointOrigins`) and its events as `onSession`, `onRemint`, `onError` and `onNotice`.
  */
 export const FormEmbed = createComponent({
   react: React,
@@ -20,5 +25,6 @@ export const FormEmbed = createComponent({
     onSession: 'form-embed-session' as EventName<FormEmbedSessionEvent>,
     onRemint: 'form-embed-remint' as EventName<FormEmbedRemintEvent>,
     onError: 'form-embed-error' as EventName<FormEmbedErrorEvent>,
+    onNotice: 'form-embed-notice' as EventName<FormEmbedNoticeEvent>,
   },
 });

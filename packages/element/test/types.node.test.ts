@@ -111,3 +111,80 @@ describe('event types', () => {
     assert.equal((await typeErrors(page)).length, 1);
   });
 });
+
+describe('React 19 types (react-jsx and the react wrapper)', () => {
+  let dir: string;
+  before(async () => {
+    dir = await mkdtemp(join(packageDir, '.react-types-test-'));
+  });
+  after(() => rm(dir, { recursive: true, force: true }));
+
+  /** Type errors of `code`, a React 19 page (.tsx) importing the element's React entries. */
+  async function jsxErrors(name: string, code: string) {
+    await writeFile(join(dir, `${name}.tsx`), code);
+    return compile(dir, name, {
+      compilerOptions: {
+        ...base,
+        module: 'esnext',
+        moduleResolution: 'bundler',
+        jsx: 'react-jsx',
+        noEmit: true,
+        paths: {
+          ...protocol,
+          '@form-embed/element/react': [join(packageDir, 'src/react.ts')],
+          '@form-embed/element/react-jsx': [join(packageDir, 'src/react-jsx.ts')],
+        },
+      },
+      files: [join(dir, `${name}.tsx`)],
+    });
+  }
+
+  const imports = `
+    import '@form-embed/element/react-jsx';
+    import { FormEmbed } from '@form-embed/element/react';
+  `;
+
+  test('the raw tag and the wrapper take every property of the element and type each event', async () => {
+    const page = `${imports}
+      const fetchSession = async () => { throw new Error('offline'); };
+      export const raw = (
+        <form-embed
+          form-id="f_1"
+          messages={{ loading: 'Lädt …', user_not_found: 'Bitte wenden Sie sich an die IT.' }}
+          allowedEndpointOrigins={['https://portal.example']}
+          requestInit={{ headers: { 'X-CSRF-Token': 't' } }}
+          fetchSession={fetchSession}
+          onform-embed-notice={(event) => { const reason: 'expired' = event.reason; event.preventDefault(); }}
+          onform-embed-error={(event) => { const retry: boolean = event.willRetry; }}
+        />
+      );
+      export const wrapped = (
+        <FormEmbed
+          formId="f_1"
+          messages={{ dismiss: 'Schließen' }}
+          allowedEndpointOrigins={['https://portal.example']}
+          requestInit={{ headers: { 'X-CSRF-Token': 't' } }}
+          onNotice={(event) => { const reason: 'expired' = event.reason; }}
+          onSession={(event) => { const attempt: number = event.attempt; }}
+        />
+      );
+    `;
+    assert.deepEqual(await jsxErrors('valid', page), []);
+  });
+
+  test('the check can fail: a wrong property value or event field is a type error on its line', async () => {
+    const page = `${imports}
+      export const a = <form-embed messages={{ loading: 1 }} />; // must-fail
+      export const b = <form-embed onform-embed-notice={(event: KeyboardEvent) => event.key} />; // must-fail
+      export const c = <FormEmbed allowedEndpointOrigins="https://portal.example" />; // must-fail
+      export const d = <FormEmbed onNotice={(event) => { const n: number = event.reason; }} />; // must-fail
+      export const e = <FormEmbed messages={{ frame: 'Formular' }} />;
+    `;
+    const marked = page
+      .split('\n')
+      .flatMap((line, index) => (line.includes('// must-fail') ? [index + 1] : []));
+    const errors = await jsxErrors('invalid', page);
+    const lines = new Set(errors.map((error) => Number(/\.tsx\((\d+),/.exec(error)?.[1])));
+    assert.deepEqual([...lines], marked, errors.join('\n'));
+  });
+});
