@@ -5,6 +5,8 @@ import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 import { bundleDefine } from '../scripts/no-bundler-file.js';
 
+const packageDir = fileURLToPath(new URL('..', import.meta.url));
+
 /** The no-bundler file shares the bundled figure's budget (6 KB gzip, Lit included). */
 const NO_BUNDLER_BUDGET = 6_144;
 
@@ -31,7 +33,7 @@ describe('entries', () => {
         format: 'esm',
         platform: 'browser',
         conditions: ['source'],
-        absWorkingDir: fileURLToPath(new URL('..', import.meta.url)),
+        absWorkingDir: packageDir,
         logLevel: 'silent',
       });
       return Object.keys(result.metafile.inputs).join('\n');
@@ -41,6 +43,39 @@ describe('entries', () => {
     }
     assert.match(await inputsOf('src/react.ts'), /node_modules\/@lit\/react\//);
   });
+
+  /** The package's modules that `entry` runs, in order: esbuild's output names each with a `// path` line. */
+  const modulesRun = async (entry: string, conditions: string[]) => {
+    const result = await build({
+      stdin: { contents: `export * from '${entry}';`, resolveDir: packageDir },
+      bundle: true,
+      write: false,
+      format: 'esm',
+      platform: 'browser',
+      conditions,
+      // Resolved through the package's exports, as a partner's bundler does: not the repository's paths.
+      tsconfigRaw: '{}',
+      logLevel: 'silent',
+    });
+    const code = result.outputFiles?.[0]?.text ?? '';
+    return [...code.matchAll(/^\/\/ (src\/\S+\.ts)$/gm)].map(([, path]) => path ?? '');
+  };
+  for (const name of [
+    '@form-embed/element',
+    '@form-embed/element/define',
+    '@form-embed/element/react',
+  ]) {
+    test(`${name}: the development condition runs the warnings before the element registers; without it there are none`, async () => {
+      const development = await modulesRun(name, ['development', 'source']);
+      const warnings = development.indexOf('src/dev/warnings.ts');
+      const registers = development.indexOf('src/define.ts');
+      assert.ok(warnings >= 0, `no warnings in ${development.join(', ')}`);
+      assert.ok(registers === -1 || warnings < registers, development.join(', '));
+      const production = await modulesRun(name, ['source']);
+      assert.ok(production.includes('src/form-embed-element.ts'), production.join(', '));
+      assert.ok(!production.some((path) => path.includes('src/dev/')), production.join(', '));
+    });
+  }
 
   test('the element entry re-exports what a host needs to handle failures', async () => {
     const element = await import('@form-embed/element');
