@@ -15,10 +15,16 @@ export async function closeBrowser(): Promise<void> {
 
 /**
  * Opens `url` and waits until each `<output>` in `outputs` reports a session on `formsOrigin`
- * (written by the page's own session handler) and a form page from that origin is framed.
+ * (written by the page's own session handler) and a form page from that origin is framed, with
+ * the accessible name `frameTitles` gives it when given (in the page's order).
  * Returns the page's errors, which a setup expects to be none.
  */
-export async function expectFramed(url: string, formsOrigin: string, outputs: string[]) {
+export async function expectFramed(
+  url: string,
+  formsOrigin: string,
+  outputs: string[],
+  frameTitles?: string[],
+) {
   const page = await (await sharedBrowser()).newPage();
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
@@ -42,6 +48,10 @@ export async function expectFramed(url: string, formsOrigin: string, outputs: st
     for (let index = 0; index < count; index += 1) {
       const src = (await frames.nth(index).getAttribute('src')) ?? '';
       if (!src.startsWith(`${formsOrigin}/`)) throw new Error(`a frame shows ${src}`);
+      const title = await frames.nth(index).getAttribute('title');
+      if (frameTitles && title !== frameTitles[index]) {
+        throw new Error(`frame ${index + 1} is titled "${title}", not "${frameTitles[index]}"`);
+      }
       const submit = frames.nth(index).contentFrame().getByRole('button', { name: 'Submit' });
       await submit.waitFor({ timeout: 10_000 });
     }

@@ -103,10 +103,11 @@ describe('project setups', { concurrency: 2, timeout: 240_000 }, () => {
     );
   });
 
-  test('3 vite-bundler: a Vite + TypeScript (bundler) page with @form-embed/element/define frames a form', async () => {
+  test('3 vite-bundler: a Vite + TypeScript (bundler) page with @form-embed/element/define and the German pack frames a form titled in German', async () => {
     const page = await project('vite-bundler');
     await page.run('npm', ['run', 'build']);
-    await expectPage(page, join(page.dir, 'dist'), '/', ['#session']);
+    // The frame's default title, from @form-embed/element/locales/de.
+    await expectPage(page, join(page.dir, 'dist'), '/', ['#session'], ['Eingebettetes Formular']);
   });
 
   test('4 react19: a React 19 page types the raw tag and the wrapper, refuses wrong values, frames both', async () => {
@@ -132,13 +133,25 @@ describe('project setups', { concurrency: 2, timeout: 240_000 }, () => {
   });
 });
 
-/** Serves `staticDir` from the Express 5 portal and expects each output to report a framed form. */
-async function expectPage(setup: Project, staticDir: string, path: string, outputs: string[]) {
+/**
+ * Serves `staticDir` from the Express 5 portal and expects each output to report a framed form,
+ * titled as `frameTitles` says when given.
+ */
+async function expectPage(
+  setup: Project,
+  staticDir: string,
+  path: string,
+  outputs: string[],
+  frameTitles?: string[],
+) {
   const portal = await startPortal(await portalProject, staticDir);
   try {
-    const errors = await expectFramed(`${portal.url}${path}`, portal.formsOrigin, outputs).catch(
-      (error: Error) => assert.fail(`setup ${setup.name}: ${error.message}`),
-    );
+    const errors = await expectFramed(
+      `${portal.url}${path}`,
+      portal.formsOrigin,
+      outputs,
+      frameTitles,
+    ).catch((error: Error) => assert.fail(`setup ${setup.name}: ${error.message}`));
     assert.deepEqual(errors, [], `setup ${setup.name}: errors on the page`);
   } finally {
     await portal.stop();

@@ -3,10 +3,15 @@
 // locale pack words its messages in German.
 import '@form-embed/element/define';
 import {
+  FormEmbedElement,
   type FormEmbedErrorEvent,
   FormSessionError,
   type SessionErrorCode,
 } from '@form-embed/element';
+import de from '@form-embed/element/locales/de';
+
+// Every element's messages, the frame's default title among them.
+FormEmbedElement.messages = de;
 
 const embed = document.querySelector('form-embed');
 if (!embed) throw new Error('no <form-embed> on the page');
