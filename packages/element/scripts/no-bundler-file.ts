@@ -1,14 +1,29 @@
 // The no-bundler file, `@form-embed/element/bundle`: `define` with Lit inside, minified, as one
 // ES module a static page loads with <script type="module" src="…">. `npm run build` writes it;
 // the size test and the bench measure the same build in memory.
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type BuildOptions, build } from 'esbuild';
+import { minify } from 'terser';
 
 const packageDir = fileURLToPath(new URL('..', import.meta.url));
 
-/** esbuild's build of `entry` for browsers as a page's bundler would make it: one minified ES module. */
-export function bundleForBrowsers(entry: string, options: BuildOptions = {}) {
-  return build({
+/** One minified ES module and the source files it holds, relative to the package. */
+export interface BrowserBundle {
+  code: Uint8Array;
+  inputs: string[];
+}
+
+/**
+ * `entry` for browsers: bundled by esbuild as a page's bundler would, then compressed again by
+ * terser, which finds what esbuild's single-pass minifier leaves (about 2% of the gzip size).
+ */
+export async function bundleForBrowsers(
+  entry: string,
+  options: BuildOptions = {},
+): Promise<BrowserBundle> {
+  const result = await build({
     entryPoints: [entry],
     absWorkingDir: packageDir,
     bundle: true,
@@ -23,18 +38,33 @@ export function bundleForBrowsers(entry: string, options: BuildOptions = {}) {
     logLevel: 'warning',
     ...options,
   });
+  const bundled = result.outputFiles?.[0]?.text ?? '';
+  const { code = '' } = await minify(bundled, {
+    module: true,
+    ecma: 2020,
+    compress: { passes: 3 },
+    mangle: true,
+  });
+  return {
+    code: new TextEncoder().encode(code),
+    inputs: Object.keys(result.metafile?.inputs ?? {}),
+  };
 }
+
+const BUNDLE_FILE = 'dist/form-embed.bundle.js';
 
 /**
  * Bundles `src/define.ts`; `external` leaves packages out (to measure the element's own code),
  * `write` writes `dist/form-embed.bundle.js`.
  */
-export function bundleDefine({ write = false, external = [] as string[] } = {}) {
-  return bundleForBrowsers('src/define.ts', {
-    outfile: 'dist/form-embed.bundle.js',
-    external,
-    write,
-  });
+export async function bundleDefine({ write = false, external = [] as string[] } = {}) {
+  const bundle = await bundleForBrowsers('src/define.ts', { external });
+  if (write) {
+    const file = join(packageDir, BUNDLE_FILE);
+    await mkdir(dirname(file), { recursive: true });
+    await writeFile(file, bundle.code);
+  }
+  return bundle;
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) await bundleDefine({ write: true });

@@ -1,7 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import type { build } from 'esbuild';
-import { bundleDefine, bundleForBrowsers } from '../scripts/no-bundler-file.js';
+import { type BrowserBundle, bundleDefine, bundleForBrowsers } from '../scripts/no-bundler-file.js';
 
 /** The budgets, in bytes of gzip (level 9): the whole element, its own code, each locale pack. */
 export const BUNDLE_BUDGET = { withLit: 6_144, ownCode: 3_072, locale: 600 } as const;
@@ -24,13 +23,12 @@ export interface BundleFigures {
   inputs: string[];
 }
 
-function figuresOf(result: Awaited<ReturnType<typeof build>>): BundleFigures {
-  const code = result.outputFiles?.[0]?.contents ?? new Uint8Array();
+function figuresOf({ code, inputs }: BrowserBundle): BundleFigures {
   return {
     bytes: code,
     minified: code.byteLength,
     gzip: gzipSync(code, { level: 9 }).byteLength,
-    inputs: Object.keys(result.metafile?.inputs ?? {}),
+    inputs,
   };
 }
 
