@@ -49,6 +49,10 @@ export class FormEmbedElement extends ReactiveElement {
     loading: {},
     frameTitle: { attribute: 'frame-title' },
     messages: { attribute: false },
+    // Properties on the prototype, so that React 19 and @lit/react set them, not attributes.
+    fetchSession: { attribute: false },
+    requestInit: { attribute: false },
+    allowedEndpointOrigins: { attribute: false },
   };
 
   /** The messages of every element, where its own `messages` has no key. Defaults to English. */
@@ -99,9 +103,12 @@ export class FormEmbedElement extends ReactiveElement {
     this.#restart();
   }
 
+  // The run starts from the next update, so properties set in the same task as the connection
+  // (by a framework, or by the page's script once `define` upgraded the tag) are in its mint.
   override connectedCallback() {
     super.connectedCallback();
-    this.#restart(true);
+    this.#started = undefined;
+    this.requestUpdate();
   }
 
   override disconnectedCallback() {

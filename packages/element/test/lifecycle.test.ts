@@ -77,6 +77,7 @@ describe('<form-embed> lifecycle', () => {
     const parent = element.parentElement as HTMLElement;
     element.remove();
     parent.append(element);
+    await element.updateComplete;
     expect(calls).to.have.length(2);
     calls[1]?.resolve(session());
     await settle(element);

@@ -68,6 +68,34 @@ describe('<form-embed> default transport', () => {
     expect(frameOf(element)).to.not.equal(null);
   });
 
+  it('properties set in the same task as the connection are in the first mint: one request, no error', async () => {
+    stub = stubFetch(() => Response.json(session()));
+    installClock();
+    const errors: Event[] = [];
+    const element = document.createElement('form-embed');
+    element.addEventListener('form-embed-error', (event) => errors.push(event));
+    (await fixture<HTMLDivElement>(html`<div></div>`)).append(element);
+    // As a framework sets them once the element is in the page, or a page's script after `define`.
+    element.formId = 'f1';
+    element.endpoint = '/portal/sessions';
+    element.requestInit = { headers: { 'X-CSRF-Token': 'csrf-2' } };
+    await oneEvent(element, 'form-embed-session');
+    expect(stub.requests.map((request) => request.url)).to.deep.equal([
+      '/portal/sessions/forms/f1/session',
+    ]);
+    const headers = stub.requests[0]?.init.headers as Headers | undefined;
+    expect(headers?.get('X-CSRF-Token')).to.equal('csrf-2');
+    expect(errors).to.deep.equal([]);
+    expect(element.state).to.equal('framed');
+  });
+
+  it('fetchSession, requestInit and allowedEndpointOrigins are properties of the element before they are set, so React sets them as properties', () => {
+    const element = document.createElement('form-embed');
+    for (const name of ['fetchSession', 'requestInit', 'allowedEndpointOrigins']) {
+      expect(name in element, name).to.equal(true);
+    }
+  });
+
   it('uses the endpoint attribute as the mount path', async () => {
     stub = stubFetch(() => Response.json(session()));
     await mountDefault('/portal/api/sessions/');
