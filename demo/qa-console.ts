@@ -124,8 +124,7 @@ const langSelect = byId<HTMLSelectElement>('lang');
 function useLanguage(lang: string) {
   FormEmbedElement.messages = packs[lang] ?? messages;
   // Repaints an element already on the page in the new language.
-  const element = current();
-  if (element) element.messages = {};
+  current()?.requestUpdate();
 }
 langSelect.value = new URLSearchParams(location.search).get('lang') ?? 'en';
 useLanguage(langSelect.value);

@@ -122,9 +122,11 @@ export class FormEmbedElement extends ReactiveElement {
   protected override createRenderRoot() {
     const root = super.createRenderRoot();
     this.#status = new StatusArea(root, () => {
+      // The button had focus: the form takes it over, now (dismiss) or once framed (Try again).
+      this.#refocus = true;
       if (this.#state === 'failed') return this.remint();
       this.#set('framed');
-      this.renderRoot.querySelector('iframe')?.focus();
+      this.#focus(this.renderRoot.querySelector('iframe'));
     });
     return root;
   }
@@ -146,7 +148,8 @@ export class FormEmbedElement extends ReactiveElement {
     if (!this.isConnected) return;
     this.#run?.abort();
     this.#started = this.#key();
-    this.#lapsed = lapsed;
+    // A lapse is told on the next frame, however many mints it takes to get there.
+    this.#lapsed = !fresh && (this.#lapsed || lapsed);
     if (fresh) this.#remints = remintBound();
     this.#run = new AbortController();
     this.#frameSession(this.#run.signal, fresh);
@@ -212,7 +215,13 @@ export class FormEmbedElement extends ReactiveElement {
     const key = failureKey(code, this.#messages());
     // Try again only where trying again can change the outcome.
     if (willRetry) this.#set('waiting', 'retrying');
-    else this.#set('failed', key, retryable || key === 'unknown' ? 'retry' : '');
+    // A code this release does not know may be worth a retry, even where the page words it.
+    else
+      this.#set(
+        'failed',
+        key,
+        retryable || failureKey(code, messages) === 'unknown' ? 'retry' : '',
+      );
     fire(this, 'form-embed-error', { code, status, retryable, retryAfter, willRetry });
     // A listener may have started a new run (remint) or ended this one (disconnect).
     if (!willRetry || signal.aborted) return;
@@ -241,11 +250,23 @@ export class FormEmbedElement extends ReactiveElement {
         this.#restart(false, state === 'expired');
       }
     });
-    const notice = this.#lapsed && fire(this, 'form-embed-notice', { reason: 'expired' }, true);
+    const lapsed = this.#lapsed;
+    this.#lapsed = false;
+    const notice = lapsed && fire(this, 'form-embed-notice', { reason: 'expired' }, true);
+    // A notice listener may have started a new run (remint) or ended this one (disconnect).
+    if (signal.aborted) return;
     this.#set('framed', notice ? 'lapsed' : '', 'dismiss');
-    if (this.#refocus) frame.focus();
-    this.#refocus = false;
+    this.#focus(frame);
     fire(this, 'form-embed-session', { provider, expiresIn, embedOrigin, attempt });
+  }
+
+  /**
+   * Focuses `frame` when the element owes it focus (its old frame or its button had it, and was
+   * removed) and nothing on the page has taken focus since.
+   */
+  #focus(frame: HTMLIFrameElement | null) {
+    if (this.#refocus && document.activeElement === document.body) frame?.focus();
+    this.#refocus = false;
   }
 
   /** True, and counted, when one more automatic remint stays within the bound; else fails. */

@@ -3,14 +3,16 @@ import type { MessageOverrides } from './messages.js';
 
 /**
  * The element's status area (part `status`): a polite live region, made once so that it is a
- * live region before it speaks. It holds one message and at most one button, inside a slot that
- * a page may fill instead, and writes both as text, never as HTML.
+ * live region before it speaks. It holds one message, in a slot that a page may fill instead,
+ * and at most one button, and writes both as text, never as HTML.
  */
 export class StatusArea {
   #root: HTMLElement;
   #button: HTMLButtonElement;
   /** The slot's name, the message's key and the key of the button's label. */
   #says: [slot: string, text?: string, button?: string] = [''];
+  /** What the area shows, so that painting it unchanged leaves its nodes, and their focus, alone. */
+  #shown = '';
 
   constructor(parent: Node, onButton: () => void) {
     this.#root = parent.appendChild(
@@ -24,13 +26,21 @@ export class StatusArea {
     this.#says = says;
   }
 
-  /** Writes what it says in `messages`. An empty message says nothing. */
+  /**
+   * Writes what it says in `messages`; an empty message says nothing. A page's content in the
+   * slot replaces the message only: the button, which does the work, stays.
+   */
   paint(messages: MessageOverrides) {
     const [name, text = '', button = ''] = this.#says;
-    const slot = make('slot', { name });
-    this.#button.textContent = messages[button] ?? '';
+    const said = messages[text] ?? '';
+    const label = messages[button] ?? '';
+    const shown = [name, said, button, label].join('\n');
+    if (shown === this.#shown) return;
+    this.#shown = shown;
+    this.#button.textContent = label;
     this.#button.part.value = button;
-    slot.append(messages[text] ?? '', ...(button ? [this.#button] : []));
-    this.#root.replaceChildren(...(messages[text] ? [slot] : []));
+    const slot = make('slot', { name });
+    slot.append(said);
+    this.#root.replaceChildren(...(said ? [slot, ...(button ? [this.#button] : [])] : []));
   }
 }

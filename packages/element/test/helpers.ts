@@ -1,4 +1,4 @@
-import type { MintResponse } from '@form-embed/protocol/browser';
+import { FormSessionError, type MintResponse } from '@form-embed/protocol/browser';
 import { fixture, html } from '@open-wc/testing';
 import { type Clock, install } from '@sinonjs/fake-timers';
 import type { FetchSession, FormEmbedElement } from '../src/index.js';
@@ -68,6 +68,10 @@ export function sessionStub() {
     });
   return { calls, fetchSession };
 }
+
+/** A SessionError answer for `code`, with an operator message no person may be shown. */
+export const failure = (code: string, retryable = false) =>
+  new FormSessionError({ code, message: 'Operator detail: key abc', retryable, status: 400 });
 
 export const embedOrigin = location.origin;
 let pages = 0;

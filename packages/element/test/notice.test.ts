@@ -1,3 +1,4 @@
+import { FormSessionError } from '@form-embed/protocol/browser';
 import { expect, fixture, html } from '@open-wc/testing';
 import type { FormEmbedElement } from '../src/index.js';
 import {
@@ -84,6 +85,41 @@ describe('<form-embed> lapse notice', () => {
     expect(statusOf(mounted.element).textContent).to.equal('');
   });
 
+  it('a lapse is told on the next frame even when the remint after it fails first (signed out, then signed in again)', async () => {
+    const { element, calls } = await mountFramed();
+    post(errorMessage('expired'), embedOrigin, frameOf(element)?.contentWindow ?? null);
+    const signedOut = { code: 'sign_in_required', message: '', retryable: false, status: 401 };
+    calls[1]?.reject(new FormSessionError(signedOut));
+    await settle(element);
+    expect(element.state).to.equal('failed');
+    element.remint();
+    calls[2]?.resolve(session());
+    await settle(element);
+    expect(statusOf(element).textContent).to.equal(`${lapsed}Dismiss`);
+  });
+
+  it('a notice listener that calls remint() leaves the element minting, not framed', async () => {
+    const mounted = await mountFramed();
+    mounted.element.addEventListener('form-embed-notice', () => mounted.element.remint(), {
+      once: true,
+    });
+    const sessions = record(mounted.element, 'form-embed-session');
+    await remintAfter('expired', mounted);
+    expect(mounted.element.state).to.equal('minting');
+    expect(mounted.element.getAttribute('aria-busy')).to.equal('true');
+    expect(mounted.calls).to.have.length(3);
+    expect(sessions).to.have.length(0);
+  });
+
+  it('a notice listener that removes the element leaves it idle, with no form-embed-session', async () => {
+    const mounted = await mountFramed();
+    mounted.element.addEventListener('form-embed-notice', () => mounted.element.remove());
+    const sessions = record(mounted.element, 'form-embed-session');
+    await remintAfter('expired', mounted);
+    expect(mounted.element.state).to.equal('idle');
+    expect(sessions).to.have.length(0);
+  });
+
   it("slot notice replaces the built-in notice with the page's own", async () => {
     const stub = sessionStub();
     const element = await fixture<FormEmbedElement>(
@@ -97,5 +133,10 @@ describe('<form-embed> lapse notice', () => {
     expect(slot()).to.equal(null);
     await remintAfter('expired', { element, clock: undefined as never, ...stub });
     expect(slot()?.assignedElements()[0]?.textContent).to.equal('Welcome back');
+    // The page words it; the element's Dismiss button still ends it.
+    statusOf(element).querySelector<HTMLButtonElement>('[part=dismiss]')?.click();
+    await settle(element);
+    expect(slot()).to.equal(null);
+    expect(statusOf(element).textContent).to.equal('');
   });
 });

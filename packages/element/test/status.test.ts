@@ -4,6 +4,7 @@ import { type FormEmbedElement, messages } from '../src/index.js';
 import {
   embedOrigin,
   errorMessage,
+  failure,
   frameOf,
   mount,
   mountFramed,
@@ -15,9 +16,6 @@ import {
   statusOf,
   uninstallClock,
 } from './helpers.js';
-
-const failure = (code: string, retryable = false) =>
-  new FormSessionError({ code, message: 'Operator detail: key abc', retryable, status: 400 });
 
 describe('<form-embed> status and accessibility', () => {
   it('the status area is a polite live region and the host is aria-busy while minting', async () => {
@@ -267,6 +265,15 @@ describe('<form-embed> status and accessibility', () => {
       uninstallClock(); // axe keeps time with the window's timers
       await expect(element).to.be.accessible();
     });
+  });
+
+  it('a newer code the page words apart still offers Try again', async () => {
+    const { element, calls } = await mount();
+    element.messages = { seat_limit_reached: 'Ask your administrator for a seat.' };
+    calls[0]?.reject(failure('seat_limit_reached'));
+    await settle(element);
+    expect(statusOf(element).textContent).to.equal('Ask your administrator for a seat.Try again');
+    expect(statusOf(element).querySelector('[part=retry]')).to.not.equal(null);
   });
 
   it("a button of the page's own in the error slot does not remint; the built-in Try again does", async () => {

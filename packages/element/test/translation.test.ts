@@ -1,10 +1,10 @@
-import { FormSessionError } from '@form-embed/protocol/browser';
 import { expect } from '@open-wc/testing';
 import { FormEmbedElement, messages } from '../src/index.js';
 import de from '../src/locales/de.js';
 import {
   embedOrigin,
   errorMessage,
+  failure,
   frameOf,
   mount,
   mountFramed,
@@ -13,9 +13,6 @@ import {
   settle,
   statusOf,
 } from './helpers.js';
-
-const failure = (code: string, retryable = false) =>
-  new FormSessionError({ code, message: 'operator text', retryable, status: 400 });
 
 /** Everything a person can read or hear of the element: its status and its frame's name. */
 function readable(element: FormEmbedElement) {

@@ -1,0 +1,72 @@
+import { expect, fixture, html } from '@open-wc/testing';
+import {
+  embedOrigin,
+  errorMessage,
+  failure,
+  frameOf,
+  mount,
+  mountFramed,
+  post,
+  session,
+  settle,
+  statusOf,
+} from './helpers.js';
+
+/** What has focus inside the element, by tag and part: DOM nodes make chai's failure output hang. */
+function focusedIn(element: Element) {
+  const active = element.shadowRoot?.activeElement;
+  return active ? `${active.localName} ${active.getAttribute('part') ?? ''}`.trim() : 'nothing';
+}
+
+describe('<form-embed> focus', () => {
+  it('Try again hands focus to the new frame once it is framed', async () => {
+    const { element, calls } = await mount();
+    calls[0]?.reject(failure('unknown'));
+    await settle(element);
+    const retry = statusOf(element).querySelector<HTMLButtonElement>('[part=retry]');
+    retry?.focus();
+    retry?.click();
+    calls[1]?.resolve(session());
+    await settle(element);
+    expect(element.state).to.equal('framed');
+    expect(focusedIn(element)).to.equal('iframe frame');
+  });
+
+  it('a repaint that changes nothing in the status leaves focus on its button', async () => {
+    const framed = await mountFramed();
+    post(errorMessage('expired'), embedOrigin, frameOf(framed.element)?.contentWindow ?? null);
+    framed.calls[1]?.resolve(session());
+    await settle(framed.element);
+    const dismiss = statusOf(framed.element).querySelector<HTMLButtonElement>('[part=dismiss]');
+    dismiss?.focus();
+    framed.element.frameTitle = 'Leave request';
+    await settle(framed.element);
+    expect(frameOf(framed.element)?.title).to.equal('Leave request');
+    expect(focusedIn(framed.element)).to.equal('button dismiss');
+  });
+
+  it('a frame owed focus does not take it from what the user focused while it was minting', async () => {
+    const { element, calls, clock } = await mountFramed();
+    const input = await fixture<HTMLInputElement>(html`<input />`);
+    frameOf(element)?.focus();
+    post(errorMessage('expired'), embedOrigin, frameOf(element)?.contentWindow ?? null);
+    calls[1]?.reject(failure('internal_error', true));
+    await settle(element);
+    expect(element.state).to.equal('waiting');
+    input.focus();
+    await clock.tick(2_000);
+    calls[2]?.resolve(session());
+    await settle(element);
+    expect(element.state).to.equal('framed');
+    expect(document.activeElement?.localName).to.equal('input');
+  });
+
+  it('a frame owed focus takes it when nothing else has it', async () => {
+    const { element, calls } = await mountFramed();
+    frameOf(element)?.focus();
+    post(errorMessage('error'), embedOrigin, frameOf(element)?.contentWindow ?? null);
+    calls[1]?.resolve(session());
+    await settle(element);
+    expect(focusedIn(element)).to.equal('iframe frame');
+  });
+});
