@@ -55,9 +55,9 @@ function refuseInvalidFormRef(target: FormTarget): void {
 /**
  * `POST /forms/:formId/session` and `POST /core-forms/:slug/session`, as one handler rather
  * than a router layer per step (each layer cost a mint more than its check): counted, the form
- * reference and `Content-Type` checked, the body read, the user resolved, `authorize` asked, the
- * per-user limit counted, a signed-out mint refused when its form needs a user, then the mint
- * itself. Any refusal goes to `next`, in the SessionError shape.
+ * reference and `Content-Type` checked, the body read, the user resolved (with nobody signed in:
+ * the per-address limit counted, and the mint refused when its form needs a user), `authorize`
+ * asked, a signed-in user's limit counted, then the mint itself. Any refusal goes to `next`, in the SessionError shape.
  */
 export function mintRoute(deps: MintDependencies): RequestHandler {
   return function mintSession(req: Request, res: Response, next: NextFunction): void {
@@ -72,16 +72,19 @@ export function mintRoute(deps: MintDependencies): RequestHandler {
 async function answerMint(deps: MintDependencies, req: Request, res: Response, target: FormTarget) {
   await readJsonBody(req);
   const user = await deps.resolveUser(req, res);
+  if (user === undefined) {
+    // Counted first: telling whether the form needs a user may read the forms list, which a
+    // flood of anonymous requests must not spend. Before `authorize`, which may expect a user.
+    if (!(await passesLimit(deps.mintLimit, req, res))) return;
+    await deps.refuseSignedOut(target);
+  }
   if (!(await isAuthorized(deps.authorize, req, target, deps.logger))) {
     throw sessionError(
       'forbidden',
       `The portal does not allow this user ${describeTarget(target)}.`,
     );
   }
-  if (!(await passesLimit(deps.mintLimit, req, res))) return;
-  // After the limit: telling may read the forms list, which a flood of anonymous requests
-  // must not be able to spend.
-  if (user === undefined) await deps.refuseSignedOut(target);
+  if (user !== undefined && !(await passesLimit(deps.mintLimit, req, res))) return;
   const answer = await mintOnEmbedOrigin(deps, target, user);
   res.statusCode = 200;
   countAnswer(res, 'ok');

@@ -98,6 +98,25 @@ describe('a mint with nobody signed in (docs/contract.md#portal-codes)', () => {
     }
   });
 
+  test('a signed-out mint of a form that needs a user is sign_in_required before authorize is asked (which may expect a user)', async () => {
+    let asked = 0;
+    const strict = await mountMiddleware(watch, {
+      apiKey: sandbox.apiKey,
+      baseUrl: sandbox.baseUrl,
+      // A portal's authorize that refuses (or would throw on) a request with nobody signed in.
+      authorize: () => {
+        asked += 1;
+        return false;
+      },
+    });
+    try {
+      assertSignInRequired(await strict.mint({ kind: 'form', formId: forms.microsoft }));
+      assert.equal(asked, 0);
+    } finally {
+      await strict.close();
+    }
+  });
+
   test('signing in again is all it takes: the same mint then succeeds', async () => {
     const answer = await portal.mint(
       { kind: 'form', formId: forms.microsoft },
