@@ -29,8 +29,8 @@ export type { FetchSession, FormEmbedState } from './types.js';
  * @fires {FormEmbedErrorEvent} form-embed-error - A mint failed.
  * @fires {FormEmbedNoticeEvent} form-embed-notice - Cancelable, before the lapse notice.
  * @slot loading - Replaces the built-in status while minting or waiting to retry.
- * @slot error - Replaces the built-in failure message and its Try again button.
- * @slot notice - Replaces the built-in notice after a lapsed session, and its Dismiss button.
+ * @slot error - Replaces the built-in failure message; Try again, where offered, stays beside it.
+ * @slot notice - Replaces the text of the notice after a lapsed session; Dismiss stays beside it.
  * @csspart frame - The iframe that holds the form.
  * @csspart status - The status area, a polite live region.
  * @csspart retry - The Try again button.
@@ -213,9 +213,9 @@ export class FormEmbedElement extends ReactiveElement {
     const { code, status, retryable, retryAfter } = failureOf(error);
     const willRetry = retryable && attempt < MAX_ATTEMPTS;
     const key = failureKey(code, this.#messages());
-    // Try again only where trying again can change the outcome.
     if (willRetry) this.#set('waiting', 'retrying');
-    // A code this release does not know may be worth a retry, even where the page words it.
+    // Try again only where trying again can change the outcome: a retryable failure, or a code
+    // this release does not know (even one the page words apart).
     else
       this.#set(
         'failed',
@@ -260,10 +260,7 @@ export class FormEmbedElement extends ReactiveElement {
     fire(this, 'form-embed-session', { provider, expiresIn, embedOrigin, attempt });
   }
 
-  /**
-   * Focuses `frame` when the element owes it focus (its old frame or its button had it, and was
-   * removed) and nothing on the page has taken focus since.
-   */
+  /** Focuses `frame` if the element owes it focus and nothing on the page has taken it since. */
   #focus(frame: HTMLIFrameElement | null) {
     if (this.#refocus && document.activeElement === document.body) frame?.focus();
     this.#refocus = false;
