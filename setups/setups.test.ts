@@ -110,7 +110,7 @@ describe('project setups', { concurrency: 2, timeout: 240_000 }, () => {
     await expectPage(page, join(page.dir, 'dist'), '/', ['#session'], ['Eingebettetes Formular']);
   });
 
-  test('4 react19: a React 19 page types the raw tag and the wrapper, refuses wrong values, frames both', async () => {
+  test('4 react19: a React 19 page types the raw tag and the wrapper, refuses wrong values, frames both through a CSRF-guarded endpoint', async () => {
     const page = await project('react19');
     const typecheck = await page.run('npm', ['run', 'typecheck'], { expectFailure: true });
     const fixture = 'src/must-fail/wrong-values.tsx';
@@ -124,7 +124,15 @@ describe('project setups', { concurrency: 2, timeout: 240_000 }, () => {
       `setup react19: tsc must fail on each marked line of ${fixture} and nowhere else:\n${typecheck}`,
     );
     await page.run('npm', ['run', 'build']);
-    await expectPage(page, join(page.dir, 'dist'), '/', ['#raw-session', '#wrapped-session']);
+    // Both are framed only if React set `requestInit` as a property (its header reached the
+    // portal's CSRF check), and the wrapper's frame is titled by its `messages` prop.
+    await expectPage(
+      page,
+      join(page.dir, 'dist'),
+      '/',
+      ['#raw-session', '#wrapped-session'],
+      ['Raw tag', 'Wrapper'],
+    );
   });
 
   test('5 static-html: a static page with only the no-bundler file frames a form', async () => {

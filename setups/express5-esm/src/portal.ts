@@ -1,5 +1,6 @@
 // A partner's portal: Express 5, ES modules, TypeScript with nodenext. It starts the sandbox by
-// its CLI, mounts formEmbedSessions and serves STATIC_DIR when given (the browser setups' pages).
+// its CLI, mounts formEmbedSessions, once more behind its own CSRF token check (as the
+// middleware's README suggests), and serves STATIC_DIR when given (the browser setups' pages).
 // Prints one JSON line {port, formsOrigin} once it listens; SIGTERM stops it and the sandbox.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -8,7 +9,10 @@ import { createInterface } from 'node:readline';
 import { formEmbedSessions } from '@form-embed/express';
 import type { FormSessionUser } from '@form-embed/protocol';
 import { fixtureIds } from '@form-embed/sandbox';
-import express from 'express';
+import express, { type NextFunction, type Request, type Response } from 'express';
+
+/** What a page sends in `X-CSRF-Token` to mint through `/guarded-form-sessions`. */
+const CSRF_TOKEN = 'setup-csrf-token';
 
 interface SandboxAddresses {
   baseUrl: string;
@@ -28,13 +32,19 @@ const user: FormSessionUser = {
 };
 
 const app = express();
+const sessions = formEmbedSessions({
+  apiKey: sandbox.apiKey,
+  baseUrl: sandbox.baseUrl,
+  resolveUser: () => user,
+});
+app.use('/form-sessions', sessions);
 app.use(
-  '/form-sessions',
-  formEmbedSessions({
-    apiKey: sandbox.apiKey,
-    baseUrl: sandbox.baseUrl,
-    resolveUser: () => user,
-  }),
+  '/guarded-form-sessions',
+  function checkCsrfToken(req: Request, res: Response, next: NextFunction) {
+    if (req.get('x-csrf-token') === CSRF_TOKEN) return next();
+    res.status(403).json({ code: 'csrf_token_missing', message: 'No valid X-CSRF-Token.' });
+  },
+  sessions,
 );
 if (process.env.STATIC_DIR) app.use(express.static(process.env.STATIC_DIR));
 

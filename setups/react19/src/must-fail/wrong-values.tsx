@@ -8,3 +8,10 @@ export const wrapper = <FormEmbed formId="form_microsoft" loading="soon" />; // 
 export const handler = (
   <form-embed form-id="form_microsoft" onform-embed-session={(event: KeyboardEvent) => event.key} /> // must-fail: raw event type
 );
+export const rawMessages = <form-embed form-id="form_microsoft" messages={{ frame: 1 }} />; // must-fail: raw messages
+export const rawOrigins = (
+  <form-embed form-id="form_microsoft" allowedEndpointOrigins="https://a.example" /> // must-fail: raw origins
+);
+export const notice = (
+  <FormEmbed formId="form_microsoft" onNotice={(event: KeyboardEvent) => event.key} /> // must-fail: wrapper notice type
+);
