@@ -1,30 +1,49 @@
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { playwrightLauncher } from '@web/test-runner-playwright';
 import { build } from 'esbuild';
 import { chromiumLaunchOptions } from '../../scripts/chromium.mjs';
 
-const FAKE_TIMERS = '/__fake-timers.js';
+const require = createRequire(import.meta.url);
+const reactNames = Object.keys(require('react')).filter((name) => name !== 'default');
 
-/** @sinonjs/fake-timers is CommonJS: the browser gets it bundled into one ES module. */
-const fakeTimersAsModule = {
-  name: 'fake-timers-as-module',
+/**
+ * The CommonJS packages the browser tests import, each served as an ES module bundled by esbuild.
+ * React and react-dom/client share one bundle, so that they share one React.
+ */
+const COMMONJS = {
+  '@sinonjs/fake-timers': {
+    path: '/__fake-timers.js',
+    code: "import timers from '@sinonjs/fake-timers'; export const { install, withGlobal } = timers;",
+  },
+  react: {
+    path: '/__react.js',
+    code: `import React from 'react'; import client from 'react-dom/client'; export default React;
+      export const { ${reactNames.join(', ')} } = React; export { client as __client };`,
+  },
+  'react-dom/client': {
+    path: '/__react-dom-client.js',
+    code: "import { __client } from '/__react.js'; export const { createRoot } = __client;",
+  },
+};
+
+const commonJsAsModules = {
+  name: 'commonjs-as-modules',
   resolveImport({ source }) {
-    if (source === '@sinonjs/fake-timers') return FAKE_TIMERS;
+    return COMMONJS[source]?.path;
   },
   async serve({ path }) {
-    if (path !== FAKE_TIMERS) return;
+    const served = Object.values(COMMONJS).find((module) => module.path === path);
+    if (!served) return;
     const result = await build({
-      stdin: {
-        contents:
-          "import timers from '@sinonjs/fake-timers'; export const { install, withGlobal } = timers;",
-        resolveDir: fileURLToPath(new URL('.', import.meta.url)),
-      },
+      stdin: { contents: served.code, resolveDir: fileURLToPath(new URL('.', import.meta.url)) },
       bundle: true,
       format: 'esm',
       platform: 'browser',
-      // Required only where `process` exists, never in a browser.
-      external: ['util'],
+      define: { 'process.env.NODE_ENV': '"development"' },
+      // `util`: required only where `process` exists, never in a browser; `/__react.js`: served.
+      external: ['util', '/__react.js'],
       write: false,
       logLevel: 'silent',
     });
@@ -36,7 +55,7 @@ export default {
   files: ['test/**/*.test.ts', '!test/**/*.node.test.ts'],
   nodeResolve: { exportConditions: ['source', 'browser', 'development'] },
   plugins: [
-    fakeTimersAsModule,
+    commonJsAsModules,
     esbuildPlugin({ ts: true, target: 'es2022', tsconfig: '../../tsconfig.base.json' }),
   ],
   browsers: [

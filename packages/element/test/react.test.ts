@@ -1,0 +1,87 @@
+import { expect } from '@open-wc/testing';
+import { act, createElement } from 'react';
+import { createRoot, type Root } from 'react-dom/client';
+import type { FormEmbedElement } from '../src/index.js';
+import { FormEmbed } from '../src/react.js';
+import {
+  embedOrigin,
+  errorMessage,
+  frameOf,
+  post,
+  session,
+  sessionStub,
+  settle,
+} from './helpers.js';
+
+// React's act() flushes each render before it resolves.
+(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+
+describe('<FormEmbed> (@form-embed/element/react)', () => {
+  let container: HTMLElement;
+  let root: Root;
+  beforeEach(() => {
+    container = document.createElement('div');
+    document.body.append(container);
+    root = createRoot(container);
+  });
+  afterEach(async () => {
+    await act(() => root.unmount());
+    container.remove();
+  });
+
+  async function render(props: Parameters<typeof FormEmbed>[0]) {
+    await act(() => root.render(createElement(FormEmbed, props)));
+    const element = container.querySelector<FormEmbedElement>('form-embed');
+    if (!element) throw new Error('no <form-embed> rendered');
+    await settle(element);
+    return element;
+  }
+
+  it('sets the props that have no attribute as properties, so the element mints through them', async () => {
+    const { calls, fetchSession } = sessionStub();
+    const requestInit = { headers: { 'X-CSRF-Token': 't' } };
+    const messages = { frame: 'Wrapper' };
+    const allowedEndpointOrigins = ['https://portal.example'];
+    const element = await render({
+      formId: 'f1',
+      fetchSession,
+      requestInit,
+      messages,
+      allowedEndpointOrigins,
+    });
+    expect(element.fetchSession).to.equal(fetchSession);
+    expect(element.requestInit).to.equal(requestInit);
+    expect(element.messages).to.equal(messages);
+    expect(element.allowedEndpointOrigins).to.equal(allowedEndpointOrigins);
+    expect(element.getAttributeNames()).to.not.include('requestinit');
+    expect(calls).to.have.length(1);
+    calls[0]?.resolve(session());
+    await settle(element);
+    expect(frameOf(element)?.title).to.equal('Wrapper');
+  });
+
+  it('onNotice hears each lapse once, before onSession of the new frame', async () => {
+    const { calls, fetchSession } = sessionStub();
+    const heard: string[] = [];
+    const element = await render({
+      formId: 'f1',
+      fetchSession,
+      onSession: () => heard.push('session'),
+      onNotice: (event) => heard.push(`notice:${event.reason}`),
+    });
+    calls[0]?.resolve(session());
+    await settle(element);
+    for (const call of [1, 2]) {
+      post(errorMessage('expired'), embedOrigin, frameOf(element)?.contentWindow ?? null);
+      calls[call]?.resolve(session());
+      await settle(element);
+    }
+    expect(heard).to.deep.equal([
+      'session',
+      'notice:expired',
+      'session',
+      'notice:expired',
+      'session',
+    ]);
+  });
+});
