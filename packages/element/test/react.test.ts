@@ -49,7 +49,8 @@ describe('<FormEmbed> (@form-embed/element/react)', () => {
       messages,
       allowedEndpointOrigins,
     });
-    expect(element.fetchSession).to.equal(fetchSession);
+    // A boolean: a failing equal() against a function disconnects the test browser unreported.
+    expect(element.fetchSession === fetchSession, 'fetchSession is the property').to.equal(true);
     expect(element.requestInit).to.equal(requestInit);
     expect(element.messages).to.equal(messages);
     expect(element.allowedEndpointOrigins).to.equal(allowedEndpointOrigins);
