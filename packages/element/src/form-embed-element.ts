@@ -1,16 +1,16 @@
 import type { MintResponse } from '@form-embed/protocol/browser';
-import { ReactiveElement, unsafeCSS } from '@lit/reactive-element';
+import type { PropertyValues } from '@lit/reactive-element';
 import { make } from './dom.js';
 import { fire } from './events.js';
+import { FormEmbedProperties } from './form-embed-properties.js';
 import { formTarget } from './form-target.js';
 import { listenToFrame } from './frame-messages.js';
-import { failureKey, type MessageOverrides, type Messages, messages } from './messages.js';
+import { failureKey, type MessageOverrides, messages } from './messages.js';
 import { failureOf, mintFailure } from './mint-session.js';
 import { mintThrough } from './origins.js';
 import { FRESHNESS_MARGIN_S, MAX_ATTEMPTS, remintBound, retryDelay } from './retry-policy.js';
 import { StatusArea } from './status-area.js';
-import { styles } from './styles.js';
-import type { FetchSession, FormEmbedState } from './types.js';
+import type { FormEmbedState } from './types.js';
 import { nearViewport, untilRetry } from './waits.js';
 
 export type { FetchSession, FormEmbedState } from './types.js';
@@ -39,63 +39,17 @@ export type { FetchSession, FormEmbedState } from './types.js';
  * @cssproperty [--form-embed-status-color=inherit] - The text colour of the status area.
  * @cssproperty [--form-embed-status-background=transparent] - The background of the status area.
  */
-export class FormEmbedElement extends ReactiveElement {
-  static override styles = unsafeCSS(styles);
-
-  static override properties = {
-    formId: { attribute: 'form-id' },
-    coreSlug: { attribute: 'core-slug' },
-    endpoint: {},
-    loading: {},
-    frameTitle: { attribute: 'frame-title' },
-    messages: { attribute: false },
-    // Properties on the prototype, so that React 19 and @lit/react set them, not attributes.
-    fetchSession: { attribute: false },
-    requestInit: { attribute: false },
-    allowedEndpointOrigins: { attribute: false },
-  };
-
-  /** The messages of every element, where its own `messages` has no key. Defaults to English. */
-  static messages: Messages = messages;
-
-  /** Registers the element as `tag` unless that tag is taken. Defaults to `form-embed`. */
-  static define(tag = 'form-embed') {
-    // biome-ignore lint/complexity/noThisInStatic: a subclass registers itself, not this class.
-    if (!customElements.get(tag)) customElements.define(tag, this);
-    // biome-ignore lint/complexity/noThisInStatic: as above.
-    return this;
-  }
-
-  /** The designer form to frame (`form-id`). */
-  formId?: string;
-  /** The Core form to frame (`core-slug`). */
-  coreSlug?: string;
-  /** The path where the portal mounts the middleware. Defaults to `/form-sessions`. */
-  endpoint = '/form-sessions';
-  /** `eager` mints on connect; `lazy` mints when the element nears the viewport. Defaults to `eager`. */
-  loading: 'eager' | 'lazy' = 'eager';
-  /** The iframe's accessible name (`frame-title`). Defaults to the `frame` message. */
-  frameTitle?: string;
-  /** This element's messages, wholly or per key, over `FormEmbedElement.messages`. */
-  messages?: MessageOverrides;
-  /** Replaces the transport to the middleware, like Stripe's `fetchClientSecret`. */
-  fetchSession?: FetchSession;
-  /** Merged into the default transport's request, e.g. `{headers: {'X-CSRF-Token': token}}`. */
-  requestInit?: RequestInit;
-  /** Origins besides the page's own that `endpoint` may be on. Defaults to none: others are refused. */
-  allowedEndpointOrigins?: readonly string[];
-
-  #state: FormEmbedState = 'idle';
+export class FormEmbedElement extends FormEmbedProperties {
+  #state?: FormEmbedState; // idle until the first #set
   #status!: StatusArea;
-  #run?: AbortController; // aborting it ends the run's mint, waits, frame and frame listener
+  #run?: AbortController; // aborting it ends the run's mint, waits, frame and frame listener; none while disconnected
   #refocus?: boolean;
   #lapsed?: boolean; // this run replaces a session that expired: its frame comes with a notice
   #remints!: () => boolean; // the framed page's remints, forgotten by a fresh start
-  #started?: string; // the form and endpoint it started on, to start afresh when they change
 
   /** Where the element is in its lifecycle. */
   get state(): FormEmbedState {
-    return this.#state;
+    return this.#state ?? 'idle';
   }
 
   /** Mints a fresh session now and frames it, whatever the current state. */
@@ -107,14 +61,13 @@ export class FormEmbedElement extends ReactiveElement {
   // (by a framework, or by the page's script once `define` upgraded the tag) are in its mint.
   override connectedCallback() {
     super.connectedCallback();
-    this.#started = undefined;
     this.requestUpdate();
   }
 
   override disconnectedCallback() {
     super.disconnectedCallback();
     this.#run?.abort();
-    this.#refocus = false;
+    this.#run = this.#refocus = undefined;
     this.#set('idle');
   }
 
@@ -131,13 +84,12 @@ export class FormEmbedElement extends ReactiveElement {
     return root;
   }
 
-  protected override willUpdate() {
+  // Starts afresh on the first update after connecting, and on a new form or endpoint.
+  protected override willUpdate(changed: PropertyValues) {
     this.#paint();
-    if (this.#started !== this.#key()) this.#restart(true);
-  }
-
-  #key() {
-    return `${this.formId}\n${this.coreSlug}\n${this.endpoint}`;
+    if (!this.#run || changed.has('formId') || changed.has('coreSlug') || changed.has('endpoint')) {
+      this.#restart(true);
+    }
   }
   /**
    * Starts over; `fresh` (connect, a new form) also honours `loading` and forgets past remints;
@@ -147,7 +99,6 @@ export class FormEmbedElement extends ReactiveElement {
     // A detached element never mints, even when a remint listener is what detached it.
     if (!this.isConnected) return;
     this.#run?.abort();
-    this.#started = this.#key();
     // A lapse is told on the next frame, however many mints it takes to get there.
     this.#lapsed = !fresh && (this.#lapsed || lapsed);
     if (fresh) this.#remints = remintBound();

@@ -1,0 +1,56 @@
+import { ReactiveElement, unsafeCSS } from '@lit/reactive-element';
+import { type MessageOverrides, type Messages, messages } from './messages.js';
+import { styles } from './styles.js';
+import type { FetchSession } from './types.js';
+
+/**
+ * `<form-embed>` as a page configures it: its properties (attributes where they have one), its
+ * styles, the messages of every element, and how it registers. `FormEmbedElement` adds what the
+ * element does with them.
+ */
+export class FormEmbedProperties extends ReactiveElement {
+  static override styles = unsafeCSS(styles);
+
+  static override properties = {
+    formId: { attribute: 'form-id' },
+    coreSlug: { attribute: 'core-slug' },
+    endpoint: {},
+    loading: {},
+    frameTitle: { attribute: 'frame-title' },
+    messages: { attribute: false },
+    // Properties on the prototype, so that React 19 and @lit/react set them, not attributes.
+    fetchSession: { attribute: false },
+    requestInit: { attribute: false },
+    allowedEndpointOrigins: { attribute: false },
+  };
+
+  /** The messages of every element, where its own `messages` has no key. Defaults to English. */
+  static messages: Messages = messages;
+
+  /** Registers the element as `tag` unless that tag is taken. Defaults to `form-embed`. */
+  static define(tag = 'form-embed') {
+    // biome-ignore lint/complexity/noThisInStatic: a subclass registers itself, not this class.
+    if (!customElements.get(tag)) customElements.define(tag, this);
+    // biome-ignore lint/complexity/noThisInStatic: as above.
+    return this;
+  }
+
+  /** The designer form to frame (`form-id`). */
+  formId?: string;
+  /** The Core form to frame (`core-slug`). */
+  coreSlug?: string;
+  /** The path where the portal mounts the middleware. Defaults to `/form-sessions`. */
+  endpoint = '/form-sessions';
+  /** `eager` mints on connect; `lazy` mints when the element nears the viewport. Defaults to `eager`. */
+  loading: 'eager' | 'lazy' = 'eager';
+  /** The iframe's accessible name (`frame-title`). Defaults to the `frame` message. */
+  frameTitle?: string;
+  /** This element's messages, wholly or per key, over `FormEmbedElement.messages`. */
+  messages?: MessageOverrides;
+  /** Replaces the transport to the middleware, like Stripe's `fetchClientSecret`. */
+  fetchSession?: FetchSession;
+  /** Merged into the default transport's request, e.g. `{headers: {'X-CSRF-Token': token}}`. */
+  requestInit?: RequestInit;
+  /** Origins besides the page's own that `endpoint` may be on. Defaults to none: others are refused. */
+  allowedEndpointOrigins?: readonly string[];
+}
