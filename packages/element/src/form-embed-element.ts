@@ -42,7 +42,8 @@ export type { FetchSession, FormEmbedState } from './types.js';
 export class FormEmbedElement extends FormEmbedProperties {
   #state?: FormEmbedState; // idle until the first #set
   #status!: StatusArea;
-  #run?: AbortController; // aborting it ends the run's mint, waits, frame and frame listener; none while disconnected
+  // Aborting it ends the run's mint, waits, frame and frame listener; none while disconnected.
+  #run?: AbortController;
   #refocus?: boolean;
   #lapsed?: boolean; // this run replaces a session that expired: its frame comes with a notice
   #remints!: () => boolean; // the framed page's remints, forgotten by a fresh start

@@ -57,7 +57,8 @@ function refuseInvalidFormRef(target: FormTarget): void {
  * than a router layer per step (each layer cost a mint more than its check): counted, the form
  * reference and `Content-Type` checked, the body read, the user resolved (with nobody signed in:
  * the per-address limit counted, and the mint refused when its form needs a user), `authorize`
- * asked, a signed-in user's limit counted, then the mint itself. Any refusal goes to `next`, in the SessionError shape.
+ * asked, a signed-in user's limit counted, then the mint itself. Any refusal goes to `next`, in
+ * the SessionError shape.
  */
 export function mintRoute(deps: MintDependencies): RequestHandler {
   return function mintSession(req: Request, res: Response, next: NextFunction): void {

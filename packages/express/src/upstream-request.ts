@@ -25,7 +25,10 @@ export interface UpstreamRequest {
 
 export interface UpstreamAnswer {
   status: number;
-  /** `Retry-After` as whole seconds, capped at `maxRetryAfterSeconds`; undefined when unreadable (but on a 429). */
+  /**
+   * `Retry-After` as whole seconds, capped at `maxRetryAfterSeconds`; undefined when unreadable,
+   * except on a 429, which always has one.
+   */
   retryAfter: string | undefined;
   /** The parsed JSON body, `notJson`, or `tooLarge` when it ran past `maxUpstreamBodyBytes`. */
   body: unknown;
