@@ -76,6 +76,23 @@ describe('entries', () => {
     });
   }
 
+  for (const name of ['@form-embed/element/define', '@form-embed/element/react']) {
+    test(`a bare import of ${name} registers the element: the bundler keeps it (sideEffects)`, async () => {
+      const result = await build({
+        stdin: { contents: `import '${name}';`, resolveDir: packageDir },
+        bundle: true,
+        write: false,
+        format: 'esm',
+        platform: 'browser',
+        conditions: ['source'],
+        external: ['react'],
+        tsconfigRaw: '{}',
+        logLevel: 'silent',
+      });
+      assert.match(result.outputFiles?.[0]?.text ?? '', /customElements\.define\(/);
+    });
+  }
+
   test('the element entry re-exports what a host needs to handle failures', async () => {
     const element = await import('@form-embed/element');
     const protocol = await import('@form-embed/protocol/browser');

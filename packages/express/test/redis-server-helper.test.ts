@@ -22,26 +22,44 @@ async function closed(port: number): Promise<boolean> {
   return false;
 }
 
+/** Runs `script` in a child Node process; resolves with the port it printed and how it ended. */
+function runDying(script: string) {
+  return new Promise<{ port: number; code: number | null; signal: string | null }>((resolve) => {
+    const child = execFile(
+      process.execPath,
+      ['--import', 'tsx', '--input-type=module', '-e', script],
+      (_error, stdout) =>
+        resolve({ port: Number(stdout.trim()), code: child.exitCode, signal: child.signalCode }),
+    );
+  });
+}
+
+/** Passes when nothing answers on `port`; otherwise shuts the left-behind server down, and fails. */
+async function assertGone(port: number) {
+  assert.ok(port > 0, 'the run printed its redis-server port');
+  if (await closed(port)) return;
+  // Left behind: stop it here rather than leave it to outlive this run too.
+  connect(port, '127.0.0.1')
+    .on('error', () => {})
+    .end('SHUTDOWN NOSAVE\r\n');
+  assert.fail(`a redis-server still answers on ${port}`);
+}
+
 describe('the tests’ redis-server', () => {
   test('a run that dies of an uncaught error takes its redis-server along', async () => {
-    const script = `import { startRedis } from '${helper}';
+    const { port, code } = await runDying(`import { startRedis } from '${helper}';
       const redis = await startRedis();
       console.log(redis.port);
-      throw new Error('the run dies');`;
-    const { port, code } = await new Promise<{ port: number; code: number | null }>((resolve) => {
-      const child = execFile(
-        process.execPath,
-        ['--import', 'tsx', '--input-type=module', '-e', script],
-        (_error, stdout) => resolve({ port: Number(stdout.trim()), code: child.exitCode }),
-      );
-    });
+      throw new Error('the run dies');`);
     assert.notEqual(code, 0, 'the run must have died');
-    assert.ok(port > 0, 'the run printed its redis-server port');
-    if (await closed(port)) return;
-    // Left behind: stop it here rather than leave it to outlive this run too.
-    connect(port, '127.0.0.1')
-      .on('error', () => {})
-      .end('SHUTDOWN NOSAVE\r\n');
-    assert.fail(`a redis-server still answers on ${port}`);
+    await assertGone(port);
+  });
+
+  test('a run killed by a signal, which no exit handler sees, takes its redis-server along', async () => {
+    const { port, signal } = await runDying(`import { startRedis } from '${helper}';
+      const redis = await startRedis();
+      process.stdout.write(redis.port + '\\n', () => process.kill(process.pid, 'SIGKILL'));`);
+    assert.equal(signal, 'SIGKILL', 'the run must have been killed');
+    await assertGone(port);
   });
 });

@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { connect, createServer, type Socket } from 'node:net';
 
@@ -20,6 +20,16 @@ export interface RedisServer {
 
 const binary = process.env.REDIS_SERVER ?? 'redis-server';
 const startDeadlineMs = 10_000;
+
+// util-linux's `setpriv` execs the server with a parent-death signal: a run killed by a signal,
+// which no 'exit' handler sees, takes its server along. Where it is missing, 'exit' still does.
+const pdeathsig = (() => {
+  try {
+    return execFileSync('setpriv', ['--help'], { encoding: 'utf8' }).includes('--pdeathsig');
+  } catch {
+    return false;
+  }
+})();
 
 async function freePort(): Promise<number> {
   const server = createServer().listen(0, '127.0.0.1');
@@ -50,7 +60,9 @@ export async function startRedis(): Promise<RedisServer> {
 
 async function launch(port: number): Promise<ChildProcess> {
   const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'];
-  const child = spawn(binary, args, { stdio: 'ignore' });
+  const child = pdeathsig
+    ? spawn('setpriv', ['--pdeathsig', 'KILL', '--', binary, ...args], { stdio: 'ignore' })
+    : spawn(binary, args, { stdio: 'ignore' });
   // A run that ends without stopping it (an uncaught error, a bench piped into `head`) takes it
   // along: 'exit' handlers run on every way out but a signal.
   const killOnExit = () => child.kill('SIGKILL');
