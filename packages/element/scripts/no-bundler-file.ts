@@ -42,8 +42,10 @@ export async function bundleForBrowsers(
   const { code = '' } = await minify(bundled, {
     module: true,
     ecma: 2020,
-    // Nothing in the bundle reads a function's `length`, so unused trailing parameters may go.
-    compress: { passes: 3, keep_fargs: false },
+    // Nothing in the bundle reads a function's `length`, so unused trailing parameters may go;
+    // nor constructs a function expression with `new` (classes do that), so the functions terser
+    // inlines as immediately called expressions may become arrows.
+    compress: { passes: 3, keep_fargs: false, unsafe_arrows: true },
     mangle: true,
   });
   return {

@@ -41,9 +41,13 @@ export const FAILURE_GROUPS: Record<string, string> = {
   invalid_request: 'invalid_api_key microsoft_connection_failed untrusted_origin',
 };
 
-/** The key `code` reads as in `from`: its own, its group's, or `unknown` for any other code. */
+/**
+ * The key `code` reads as in `from`: its own, its group's, or `unknown` for any other code. Codes
+ * are snake_case or a group's key; the other keys are sentences of other states, which a transport
+ * failing with `loading` must not show as its failure.
+ */
 export function failureKey(code: string, from: MessageOverrides): string {
-  if (Object.hasOwn(from, code)) return code;
+  if (Object.hasOwn(from, code) && (code in FAILURE_GROUPS || code.includes('_'))) return code;
   for (const key in FAILURE_GROUPS) if (FAILURE_GROUPS[key]?.split(' ').includes(code)) return key;
   return 'unknown';
 }

@@ -64,7 +64,8 @@ describe('<form-embed> status and accessibility', () => {
     });
   }
 
-  for (const code of ['unknown', 'a_code_from_a_newer_release']) {
+  // `loading` and `retry` name sentences of other states, not failures (a faulty transport's code).
+  for (const code of ['unknown', 'a_code_from_a_newer_release', 'loading', 'retry']) {
     it(`${code} shows "Something went wrong." and a Try again button, never the operator message`, async () => {
       const { element, calls } = await mount();
       calls[0]?.reject(failure(code));
