@@ -5,6 +5,7 @@ import { type LimitName, limitKey } from './limit-key.js';
 import { describe, type Logger } from './logger.js';
 import { recordLimitRefusal } from './metrics.js';
 import type { FormEmbedSessionsConfig } from './options.js';
+import { proxyWarnings } from './proxy-warnings.js';
 import { resolvedUserOf } from './resolve-user.js';
 import { sendSessionError, sessionError } from './session-error-response.js';
 
@@ -22,9 +23,10 @@ export function perUserLimits(
   limit: LimitConfig,
   logger: Logger,
 ): Record<LimitName, RequestHandler> {
+  const warnOfClientAddress = proxyWarnings(logger);
   return {
-    mint: perUserLimit('mint', limit.mints, limit, logger),
-    catalogue: perUserLimit('catalogue', limit.catalogue, limit, logger),
+    mint: perUserLimit('mint', limit.mints, limit, logger, warnOfClientAddress),
+    catalogue: perUserLimit('catalogue', limit.catalogue, limit, logger, warnOfClientAddress),
   };
 }
 
@@ -33,6 +35,7 @@ function perUserLimit(
   max: number,
   limit: LimitConfig,
   logger: Logger,
+  warnOfClientAddress: (req: Request) => void,
 ): RequestHandler {
   const store =
     limit.store === undefined
@@ -50,7 +53,11 @@ function perUserLimit(
     passOnStoreError: limit.passOnStoreError,
     legacyHeaders: false,
     standardHeaders: false,
-    keyGenerator: (req, res) => limitKey(req, limit.prefix, name, resolvedUserOf(res)),
+    keyGenerator: (req, res) => {
+      const user = resolvedUserOf(res);
+      if (user === undefined) warnOfClientAddress(req);
+      return limitKey(req, limit.prefix, name, user);
+    },
     handler: function refuseOverLimit(req: Request, res: Response) {
       const signedIn = resolvedUserOf(res) !== undefined;
       recordLimitRefusal(name, signedIn ? 'user' : 'address');
@@ -73,7 +80,6 @@ function perUserLimit(
         logger.error(message ?? 'rate limiter error', { error: describe(error) });
       },
     },
-    validate: { xForwardedForHeader: false },
   });
 }
 

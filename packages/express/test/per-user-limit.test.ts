@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
-import { SessionErrorBodySchema } from '@form-embed/protocol';
+import { mintPath, SessionErrorBodySchema } from '@form-embed/protocol';
 import { fixtureIds, type Sandbox, startSandbox } from '@form-embed/sandbox';
 import type { ClientRateLimitInfo, Store } from 'express-rate-limit';
-import { mountMiddleware, openForm } from './helpers/harness.js';
+import { mountMiddleware, openForm, PORTAL_SESSION_HEADER } from './helpers/harness.js';
 import { SecretWatch } from './helpers/secret-watch.js';
 
 const watch = new SecretWatch();
@@ -83,6 +83,43 @@ test('the default limit is 10 mints per user per minute', async () => {
     const limited = answers.find((answer) => answer.status === 429);
     const retryAfter = Number(limited?.headers.get('retry-after'));
     assert.ok(retryAfter > 50 && retryAfter <= 60, `${retryAfter}`);
+  } finally {
+    await portal.close();
+  }
+});
+
+test('the mount path in another case counts under the same limit: Express matches it without case', async () => {
+  const portal = await mountMiddleware(watch, {
+    apiKey: sandbox.apiKey,
+    baseUrl: sandbox.baseUrl,
+    limit: { mints: 2 },
+  });
+  try {
+    const mintOn = (mountPath: string) =>
+      fetch(
+        `${portal.server.endpoint.replace('/form-sessions', mountPath)}${mintPath(microsoftForm)}`,
+        {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            'sec-fetch-site': 'same-origin',
+            [PORTAL_SESSION_HEADER]: 'adele',
+          },
+          body: '{}',
+        },
+      );
+    const statuses = [];
+    for (const mountPath of [
+      '/form-sessions',
+      '/Form-Sessions',
+      '/FORM-SESSIONS',
+      '/fOrm-sessions',
+    ]) {
+      const answer = await mintOn(mountPath);
+      watch.record(answer, await answer.text());
+      statuses.push(answer.status);
+    }
+    assert.deepEqual(statuses, [200, 200, 429, 429]);
   } finally {
     await portal.close();
   }
@@ -184,6 +221,49 @@ describe('the limit key', () => {
       assert.equal((await portal.mint(openForm, { session: 'adele' })).status, 200);
     } finally {
       await portal.close();
+    }
+  });
+
+  describe("warns once when Express's trust proxy makes the client address untrue", () => {
+    const cases = [
+      {
+        setting: 'true, which takes X-Forwarded-For as the client wrote it',
+        trustProxy: true,
+        warning: /'trust proxy' is true/,
+      },
+      {
+        setting: 'unset, with a proxy in front (X-Forwarded-For)',
+        trustProxy: false,
+        warning: /'trust proxy' is not set/,
+      },
+      { setting: 'a hop count, as the README asks', trustProxy: 1, warning: undefined },
+    ];
+    for (const { setting, trustProxy, warning } of cases) {
+      test(`trust proxy ${setting}: ${warning ? 'one warning' : 'no warning'}`, async () => {
+        const own = new SecretWatch();
+        const portal = await mountMiddleware(
+          own,
+          { apiKey: sandbox.apiKey, baseUrl: sandbox.baseUrl },
+          (app) => app.set('trust proxy', trustProxy),
+        );
+        try {
+          for (const address of ['203.0.113.1', '203.0.113.2', '203.0.113.3']) {
+            const answer = await portal.mint(openForm, { headers: { 'x-forwarded-for': address } });
+            assert.equal(answer.status, 200, answer.text);
+          }
+          // A signed-in user is counted by who they are: no address, no warning.
+          assert.equal((await portal.mint(openForm, { session: 'adele' })).status, 200);
+          const warnings = own.logLines.filter((line) => /trust proxy/.test(line.message));
+          assert.deepEqual(
+            warnings.map((line) => line.level),
+            warning ? ['warn'] : [],
+          );
+          if (warning) assert.match(warnings[0]?.message ?? '', warning);
+        } finally {
+          await portal.close();
+          await own.assertNoSecret([sandbox.apiKey]);
+        }
+      });
     }
   });
 });
