@@ -50,12 +50,14 @@ export async function answer(state: SandboxState, call: Call): Promise<void> {
       );
       return void res.json({ forms: own.map((f) => toForm(f, formsOrigin)) });
     }
-    case 'coreForms':
-      return void res.json({ forms: coreForms.map((f) => toCoreForm(f, coreFormsOrigin)) });
+    case 'coreForms': {
+      const own = ownTenants(organisationId);
+      return void res.json({ forms: coreForms.map((f) => toCoreForm(f, coreFormsOrigin, own)) });
+    }
     case 'coreForm': {
       const form = coreForms.find((f) => f.slug === route.params.slug);
       if (!form) return void res.status(404).json({ error: 'No such Core form.' });
-      return void res.json(toCoreForm(form, coreFormsOrigin));
+      return void res.json(toCoreForm(form, coreFormsOrigin, ownTenants(organisationId)));
     }
     case 'formSession':
     case 'coreFormSession':
@@ -63,6 +65,18 @@ export async function answer(state: SandboxState, call: Call): Promise<void> {
     case 'openapi':
       return void res.json(openApiDocument());
   }
+}
+
+/**
+ * The tenants of the organisation's clients, lower-cased. The Core forms are everyone's, but a
+ * client override belongs to the organisation of its client (docs/contract.md#sandbox-choices).
+ */
+function ownTenants(organisationId: string): Set<string> {
+  return new Set(
+    clients
+      .filter((c) => c.organisationId === organisationId)
+      .map((c) => c.microsoftTenantId.toLowerCase()),
+  );
 }
 
 /** Reads `limit` (1..100, default 50) and `offset` (>= 0); a string names the bad parameter. */

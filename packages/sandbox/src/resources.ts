@@ -32,7 +32,12 @@ export function toForm(record: FormRecord, formsOrigin: string): Form {
   };
 }
 
-export function toCoreForm(record: CoreFormRecord, coreFormsOrigin: string): CoreForm {
+/** A Core form as the API answers it, with the overrides of `ownTenants` only. */
+export function toCoreForm(
+  record: CoreFormRecord,
+  coreFormsOrigin: string,
+  ownTenants: ReadonlySet<string>,
+): CoreForm {
   const isPublic = record.enabled && isPublicAvailability(record.availability);
   return {
     slug: record.slug,
@@ -45,7 +50,9 @@ export function toCoreForm(record: CoreFormRecord, coreFormsOrigin: string): Cor
     embeddable: isPublic,
     listedOnHomepage: record.listedOnHomepage,
     ...(isPublic ? { publicUrl: `${coreFormsOrigin}${coreFormPath(record.slug)}` } : {}),
-    clientOverrides: record.clientOverrides.map((override) => ({ ...override })),
+    clientOverrides: record.clientOverrides
+      .filter((override) => ownTenants.has(override.tenantId.toLowerCase()))
+      .map((override) => ({ ...override })),
   };
 }
 

@@ -105,4 +105,30 @@ describe('authentication', () => {
     );
     assert.equal(session.status, 200);
   });
+
+  test("the Core forms are everyone's, but a client override only its client's organisation's", async () => {
+    const overridesSeenWith = async (apiKey: string) => {
+      const list = (await (
+        await call(sandbox, defaultServicePaths.coreForms, { apiKey })
+      ).json()) as {
+        forms: { clientOverrides: { tenantName: string }[] }[];
+      };
+      const detail = (await (
+        await call(
+          sandbox,
+          expandPath(defaultServicePaths.coreForm, { slug: fixtureIds.coreForms.mailboxAccess }),
+          { apiKey },
+        )
+      ).json()) as { clientOverrides: { tenantName: string }[] };
+      return {
+        list: list.forms.flatMap((form) => form.clientOverrides.map((o) => o.tenantName)),
+        detail: detail.clientOverrides.map((o) => o.tenantName),
+      };
+    };
+    assert.deepEqual(await overridesSeenWith(sandbox.apiKey), {
+      list: ['Fabrikam'],
+      detail: ['Fabrikam'],
+    });
+    assert.deepEqual(await overridesSeenWith(fixtureKeys.otherOrg), { list: [], detail: [] });
+  });
 });
