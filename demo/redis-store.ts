@@ -13,16 +13,21 @@ export interface LimitStore {
 
 /** Connects to `url` and wraps it in rate-limit-redis's store; rejects when Redis cannot be reached. */
 export async function redisLimitStore(url: string): Promise<LimitStore> {
+  let connected = false;
   const redis = createClient({
     url,
     disableOfflineQueue: true,
     socket: {
       connectTimeout: 1_000,
-      reconnectStrategy: (retries) => Math.min(100 * 2 ** retries, 2_000),
+      // Until the first connection, an error ends connect() (the demo says so and exits); after
+      // it, Redis going away is an outage the middleware rides out while this reconnects.
+      reconnectStrategy: (retries, cause) =>
+        connected ? Math.min(100 * 2 ** retries, 2_000) : cause,
     },
   });
   redis.on('error', () => {}); // the middleware logs an outage once
   await redis.connect();
+  connected = true;
   const shown = new URL(url);
   if (shown.password) shown.password = '***';
   return {

@@ -75,11 +75,12 @@ export class GuardedStore implements Store {
   init(options: Options): void {
     if (this.#health.initOptions !== undefined) return;
     this.#health.initOptions = options;
+    // Failing here (Redis still connecting, or down) is no outage yet: the next request
+    // initialises the store again, and only a failure then begins one.
     Promise.resolve()
       .then(() => this.#store.init?.(options))
-      .catch((error: unknown) => {
+      .catch(() => {
         this.#health.initFailed = true;
-        this.#failed(error);
       });
   }
 

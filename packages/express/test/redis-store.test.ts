@@ -15,7 +15,11 @@ const SHORT_STORE_TIMEOUT_MS = 500;
 const watch = new SecretWatch();
 let sandbox: Sandbox;
 let redis: RedisServer;
+/** The instances that requests alternate between. */
 let portals: PortalProcess[] = [];
+/** Every instance started, stopped at the end. */
+const started: PortalProcess[] = [];
+let portalEnv: Record<string, string>;
 
 /** The instance that receives the `index`-th request when they alternate. */
 function instance(index: number): PortalProcess {
@@ -26,18 +30,22 @@ function instance(index: number): PortalProcess {
 
 before(async () => {
   [sandbox, redis] = await Promise.all([startSandbox(), startRedis()]);
-  const env = {
+  portalEnv = {
     PORTAL_BASE_URL: sandbox.baseUrl,
     PORTAL_API_KEY: sandbox.apiKey,
     PORTAL_REDIS_URL: redis.url,
     PORTAL_STORE_TIMEOUT_MS: String(STORE_TIMEOUT_MS),
     PORTAL_SHORT_STORE_TIMEOUT_MS: String(SHORT_STORE_TIMEOUT_MS),
   };
-  portals = await Promise.all([startPortalProcess(watch, env), startPortalProcess(watch, env)]);
+  portals = await Promise.all([
+    startPortalProcess(watch, portalEnv),
+    startPortalProcess(watch, portalEnv),
+  ]);
+  started.push(...portals);
 });
 
 after(async () => {
-  await Promise.all(portals.map((portal) => portal.stop()));
+  await Promise.all(started.map((portal) => portal.stop()));
   await redis?.kill();
   await sandbox?.close();
   await watch.assertNoSecret([sandbox.apiKey]);
@@ -78,6 +86,8 @@ async function untilCountingAgain(from: (portal: PortalProcess) => number): Prom
 describe('two portal instances sharing one Redis', () => {
   test("one user's mints alternate between the instances and share one limit: the 11th is refused 429 with the shared window's Retry-After on whichever instance receives it", async () => {
     await alternate('ada@example.com', 10);
+    // Connecting while the store loaded its scripts was no outage.
+    for (const portal of portals) assert.deepEqual(outageBegan(portal, 0), []);
     const ttlMs = Number((await redis.command('PTTL', mintKey('ada@example.com'))).slice(1));
     assert.ok(ttlMs > 0 && ttlMs <= 60_000, `PTTL ${ttlMs}`);
     for (const portal of portals) {
@@ -145,5 +155,18 @@ describe('two portal instances sharing one Redis', () => {
       assert.equal(outageBegan(portal, from(portal)).length, 1);
       assert.equal(outageEnded(portal, from(portal)).length, 1);
     }
+  });
+
+  test('a portal started while redis-server is down starts, mints uncounted, and counts once it is up', async () => {
+    await redis.kill();
+    const late = await startPortalProcess(watch, portalEnv);
+    started.push(late);
+    portals = [late];
+    assert.equal((await late.mint('fay@example.com')).status, 200);
+    assert.equal(outageBegan(late, 0).length, 1, JSON.stringify(late.logs));
+    await redis.restart();
+    await untilCountingAgain(() => 0);
+    await alternate('gus@example.com', 10);
+    assert.equal((await late.mint('gus@example.com')).status, 429);
   });
 });

@@ -18,6 +18,8 @@ export interface PortalProcess {
 
 const script = fileURLToPath(new URL('./redis-portal.ts', import.meta.url));
 
+const START_DEADLINE_MS = 20_000;
+
 /** Starts `redis-portal.ts` with `env`; every answer and log line goes through `watch`. */
 export async function startPortalProcess(
   watch: SecretWatch,
@@ -33,6 +35,12 @@ export async function startPortalProcess(
     child.once('exit', (code) =>
       reject(new Error(`redis-portal exited (${code}) before it listened`)),
     );
+    // A deadline for a failure, never waited out when the portal starts.
+    const deadline = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`redis-portal did not listen within ${START_DEADLINE_MS} ms`));
+    }, START_DEADLINE_MS);
+    lines.once('line', () => clearTimeout(deadline));
     lines.on('line', (line) => {
       const parsed = JSON.parse(line) as { url?: string } & LogLine;
       if (parsed.url !== undefined) return resolve(parsed.url);

@@ -35,7 +35,7 @@ const redis = createClient({
   },
 });
 redis.on('error', () => {});
-await redis.connect();
+redis.connect().catch(() => {});
 const store = new RedisStore({ sendCommand: (...args: string[]) => redis.sendCommand(args) });
 
 const logger: Logger = {
