@@ -135,9 +135,9 @@ describe('project setups', { concurrency: 2, timeout: 240_000 }, () => {
     );
   });
 
-  test('5 static-html: a static page with only the no-bundler file frames a form', async () => {
+  test('5 static-html: a static page with only the no-bundler file and the German pack frames a form titled in German', async () => {
     const page = await project('static-html');
-    await expectPage(page, page.dir, '/index.html', ['#session']);
+    await expectPage(page, page.dir, '/index.html', ['#session'], ['Eingebettetes Formular']);
   });
 });
 

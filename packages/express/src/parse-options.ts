@@ -173,7 +173,9 @@ function describeIssue(issue: z.core.$ZodIssue | undefined): string {
     const names = issue.keys.map((key) => `\`${prefix}${key}\``).join(', ');
     return `formEmbedSessions: unknown option ${names}`;
   }
-  if (issue.path.length === 0) return `formEmbedSessions: options ${issue.message}`;
+  if (issue.path.length === 0) {
+    return 'formEmbedSessions: pass an options object, `{apiKey, baseUrl, resolveUser}` at least';
+  }
   return `formEmbedSessions: option \`${issue.path.join('.')}\` ${issue.message}`;
 }
 

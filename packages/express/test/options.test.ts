@@ -146,8 +146,15 @@ describe('formEmbedSessions options', () => {
     });
   }
 
-  test('options that are not an object throw', () => {
-    assert.throws(() => formEmbedSessions(undefined as never), /formEmbedSessions: options/);
+  test('options that are not an object throw, saying what to pass', () => {
+    for (const options of [undefined, null, 'key', []]) {
+      assert.throws(
+        () => formEmbedSessions(options as never),
+        (error: Error) =>
+          error.message ===
+          'formEmbedSessions: pass an options object, `{apiKey, baseUrl, resolveUser}` at least',
+      );
+    }
   });
 
   test('parseOptions fills every default', () => {
