@@ -10,7 +10,7 @@ const reactNames = Object.keys(require('react')).filter((name) => name !== 'defa
 
 /**
  * The CommonJS packages the browser tests import, each served as an ES module bundled by esbuild.
- * React and react-dom/client share one bundle, so that they share one React.
+ * React, react-dom/client and react-dom/server share one bundle, so that they share one React.
  */
 const COMMONJS = {
   '@sinonjs/fake-timers': {
@@ -19,12 +19,18 @@ const COMMONJS = {
   },
   react: {
     path: '/__react.js',
-    code: `import React from 'react'; import client from 'react-dom/client'; export default React;
-      export const { ${reactNames.join(', ')} } = React; export { client as __client };`,
+    code: `import React from 'react'; import client from 'react-dom/client';
+      import server from 'react-dom/server'; export default React;
+      export const { ${reactNames.join(', ')} } = React;
+      export { client as __client, server as __server };`,
   },
   'react-dom/client': {
     path: '/__react-dom-client.js',
-    code: "import { __client } from '/__react.js'; export const { createRoot } = __client;",
+    code: "import { __client } from '/__react.js'; export const { createRoot, hydrateRoot } = __client;",
+  },
+  'react-dom/server': {
+    path: '/__react-dom-server.js',
+    code: "import { __server } from '/__react.js'; export const { renderToString } = __server;",
   },
 };
 

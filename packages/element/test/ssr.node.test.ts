@@ -11,3 +11,19 @@ test('importing the define entry in Node, with no DOM, does not throw', async ()
   const module = await import('@form-embed/element/define');
   assert.equal(typeof module.FormEmbedElement, 'function');
 });
+
+test('<FormEmbed> renders on a server to an inert <form-embed>, with no warning', async () => {
+  const { createElement } = await import('react');
+  const { renderToString } = await import('react-dom/server');
+  const { FormEmbed } = await import('@form-embed/element/react');
+  const warnings: unknown[] = [];
+  const { error, warn } = console;
+  console.error = console.warn = (...args: unknown[]) => warnings.push(args);
+  try {
+    const html = renderToString(createElement(FormEmbed, { formId: 'f1', loading: 'lazy' }));
+    assert.match(html, /^<form-embed[ >]/);
+  } finally {
+    Object.assign(console, { error, warn });
+  }
+  assert.deepEqual(warnings, []);
+});
