@@ -49,10 +49,20 @@ describe('<form-embed> framing', () => {
     expect(element.state).to.equal('waiting');
   });
 
+  it('frames an answer as old as its expiresIn less the 10 s safety margin, to the millisecond', async () => {
+    const { element, calls, clock } = await mount();
+    const answer = session({ expiresIn: 120 });
+    await clock.tick(110_000);
+    calls[0]?.resolve(answer);
+    await settle(element);
+    expect(calls).to.have.length(1);
+    expect(frameOf(element)?.src).to.equal(answer.embedUrl);
+  });
+
   it('throws away an answer older than its expiresIn less the safety margin and remints', async () => {
     const { element, calls, clock } = await mount();
-    const stale = session();
-    await clock.tick(111_000);
+    const stale = session({ expiresIn: 120 });
+    await clock.tick(110_001);
     calls[0]?.resolve(stale);
     await settle(element);
     expect(calls).to.have.length(2);

@@ -113,23 +113,19 @@ describe('two portal instances sharing one Redis', () => {
     const from = portal.logs.length;
     const mint = () => portal.mint('cy@example.com', '/short-timeout');
     redis.pause();
-    let elapsedMs: number;
     try {
-      const started = performance.now();
       assert.equal((await mint()).status, 200);
-      elapsedMs = performance.now() - started;
       assert.equal((await mint()).status, 200);
     } finally {
       redis.resume();
     }
+    // The reason proves the mint went on when the bound elapsed, not when Redis answered.
     const [began, ...more] = outageBegan(portal, from);
     assert.deepEqual(more, []);
     assert.equal(
       began?.details?.reason,
       `no answer within limit.storeTimeoutMs (${SHORT_STORE_TIMEOUT_MS} ms)`,
     );
-    // Loose on purpose (a loaded 2-core machine): the reason above proves which path ran.
-    assert.ok(elapsedMs < SHORT_STORE_TIMEOUT_MS + 4_000, `${elapsedMs} ms`);
     assert.equal((await mint()).status, 200);
     assert.equal(outageEnded(portal, from).length, 1);
   });
