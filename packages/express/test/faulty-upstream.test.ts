@@ -181,27 +181,25 @@ describe('the embed origins from GET /me (docs/contract.md#organisation-and-embe
   });
 
   test('an embedUrl that is still not on the embed origin after the refresh is refused, logged without its handle, and never reaches the browser', async () => {
-    // A faulty upstream: the real sandbox mints, but its embedUrl is moved to a foreign origin.
-    const handles: string[] = [];
+    // The sandbox's fault: one successful mint whose embedUrl is on a foreign origin.
+    sandbox.control.fail({
+      kind: 'foreignEmbedUrl',
+      scope: 'session',
+      origin: 'https://forms.attacker.example',
+    });
     const meBefore = meCount();
+    const handlesBefore = new Set(watch.handles);
     const foreign = await mountMiddleware(watch, {
       apiKey: sandbox.apiKey,
       baseUrl: sandbox.baseUrl,
-      fetch: async (input, init) => {
-        const response = await fetch(input, init);
-        if (init?.method !== 'POST' || !response.ok) return response;
-        const session = (await response.json()) as { embedUrl: string; formSessionHandle: string };
-        handles.push(session.formSessionHandle);
-        const url = new URL(session.embedUrl);
-        const moved = `https://forms.attacker.example${url.pathname}${url.search}`;
-        return Response.json({ ...session, embedUrl: moved });
-      },
     });
     try {
       const logsBefore = watch.logLines.length;
       const answer = await foreign.mint(microsoftForm, { session: 'adele' });
       assertSessionError(answer, 'internal_error', 500, true);
       assert.equal(meCount() - meBefore, 2, 'the GET /me at creation and one refresh');
+      await watch.settled();
+      const handles = [...watch.handles].filter((handle) => !handlesBefore.has(handle));
       assert.equal(handles.length, 1);
       const handle = handles[0] ?? '';
       assert.ok(handle.length > 0);

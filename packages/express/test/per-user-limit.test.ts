@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { mintPath, SessionErrorBodySchema } from '@form-embed/protocol';
 import { fixtureIds, type Sandbox, startSandbox } from '@form-embed/sandbox';
-import type { ClientRateLimitInfo, Store } from 'express-rate-limit';
 import { mountMiddleware, openForm, PORTAL_SESSION_HEADER } from './helpers/harness.js';
 import { SecretWatch } from './helpers/secret-watch.js';
 
@@ -125,65 +124,6 @@ test('the mount path in another case counts under the same limit: Express matche
   }
 });
 
-/** A Store over one shared Map: what a Redis-backed store gives several portal instances. */
-class SharedMapStore implements Store {
-  readonly #hits: Map<string, ClientRateLimitInfo & { resetTime: Date }>;
-  #windowMs = 60_000;
-  localKeys = false;
-  prefix: string;
-
-  constructor(hits: Map<string, ClientRateLimitInfo & { resetTime: Date }>, prefix: string) {
-    this.#hits = hits;
-    this.prefix = prefix;
-  }
-  init(options: { windowMs: number }) {
-    this.#windowMs = options.windowMs;
-  }
-  async increment(key: string) {
-    const now = Date.now();
-    const current = this.#hits.get(key);
-    const entry =
-      current === undefined || current.resetTime.getTime() <= now
-        ? { totalHits: 0, resetTime: new Date(now + this.#windowMs) }
-        : current;
-    entry.totalHits += 1;
-    this.#hits.set(key, entry);
-    return { ...entry };
-  }
-  async decrement(key: string) {
-    const entry = this.#hits.get(key);
-    if (entry) entry.totalHits = Math.max(0, entry.totalHits - 1);
-  }
-  async resetKey(key: string) {
-    this.#hits.delete(key);
-  }
-}
-
-test('a pluggable store lets two portal instances share one per-user limit', async () => {
-  const shared = new Map<string, ClientRateLimitInfo & { resetTime: Date }>();
-  const options = { apiKey: sandbox.apiKey, baseUrl: sandbox.baseUrl };
-  const first = await mountMiddleware(watch, {
-    ...options,
-    limit: { mints: 5, store: new SharedMapStore(shared, 'a') },
-  });
-  const second = await mountMiddleware(watch, {
-    ...options,
-    limit: { mints: 5, store: new SharedMapStore(shared, 'b') },
-  });
-  try {
-    const answers = await Promise.all(
-      Array.from({ length: 8 }, (_, i) =>
-        (i % 2 === 0 ? first : second).mint(microsoftForm, { session: 'adele' }),
-      ),
-    );
-    assert.equal(answers.filter((answer) => answer.status === 200).length, 5);
-    assert.equal(answers.filter((answer) => answer.status === 429).length, 3);
-  } finally {
-    await first.close();
-    await second.close();
-  }
-});
-
 describe('the limit key', () => {
   test('folds case: Alice@Example.com and alice@example.com share one count, and the service gets the identifier as resolveUser gave it', async () => {
     const portal = await mountMiddleware(watch, {
@@ -202,6 +142,55 @@ describe('the limit key', () => {
         .filter((call) => call.method === 'POST')
         .map((call) => (call.body as { user: { userIdentifier: string } }).user.userIdentifier);
       assert.deepEqual(sent, ['Alice@Example.com', 'alice@example.com', 'bob@example.com']);
+    } finally {
+      await portal.close();
+    }
+  });
+
+  test('the client is part of who counts: one identifier in two clients is two users', async () => {
+    const portal = await mountMiddleware(watch, {
+      apiKey: sandbox.apiKey,
+      baseUrl: sandbox.baseUrl,
+      resolveUser: (req) => ({
+        clientId: req.get('x-client') as string,
+        userIdentifier: 'sam@example.com',
+      }),
+      limit: { mints: 2 },
+    });
+    try {
+      const as = (clientId: string) => portal.mint(openForm, { headers: { 'x-client': clientId } });
+      const { contoso, fabrikam } = fixtureIds.clients;
+      assert.deepEqual(
+        [(await as(contoso)).status, (await as(contoso)).status, (await as(fabrikam)).status],
+        [200, 200, 200],
+      );
+      assert.equal((await as(contoso)).status, 429);
+    } finally {
+      await portal.close();
+    }
+  });
+
+  test('signed out, each client address counts apart; an IPv6 address counts by its /56 network', async () => {
+    const portal = await mountMiddleware(
+      watch,
+      { apiKey: sandbox.apiKey, baseUrl: sandbox.baseUrl, limit: { mints: 2 } },
+      (app) => app.set('trust proxy', 'loopback'),
+    );
+    try {
+      const from = async (address: string) =>
+        (await portal.mint(openForm, { headers: { 'x-forwarded-for': address } })).status;
+      assert.deepEqual(
+        [await from('203.0.113.1'), await from('203.0.113.1'), await from('203.0.113.1')],
+        [200, 200, 429],
+      );
+      assert.equal(await from('203.0.113.2'), 200);
+      // 2001:db8:0:1xx::/56 is one network: its second address shares the first one's count.
+      assert.deepEqual(
+        [await from('2001:db8:0:100::1'), await from('2001:db8:0:1ff::2')],
+        [200, 200],
+      );
+      assert.equal(await from('2001:db8:0:1ab::3'), 429);
+      assert.equal(await from('2001:db8:0:200::1'), 200);
     } finally {
       await portal.close();
     }

@@ -73,8 +73,13 @@ export class SecretWatch {
     }
   }
 
-  async assertNoSecret(apiKeys: readonly string[]): Promise<void> {
+  /** Resolves once every upstream answer seen so far has given up its handles. */
+  async settled(): Promise<void> {
     await Promise.all(this.#pending);
+  }
+
+  async assertNoSecret(apiKeys: readonly string[]): Promise<void> {
+    await this.settled();
     assert.ok(this.texts.length > 0, 'the watch saw nothing: it is not wired in');
     for (const secret of apiKeys.flatMap(encodedForms)) {
       const leaks = this.texts.filter((text) => text.includes(secret));
