@@ -98,6 +98,31 @@ describe('a mint with nobody signed in (docs/contract.md#portal-codes)', () => {
     }
   });
 
+  test('while the forms list cannot be read, a signed-out mint costs the service one request, not two', async () => {
+    const fresh = await mountMiddleware(watch, {
+      apiKey: sandbox.apiKey,
+      baseUrl: sandbox.baseUrl,
+    });
+    try {
+      const before = fresh.upstream.length;
+      // The next API request fails: the forms list read by the first signed-out mint.
+      sandbox.control.fail({ kind: 'error', code: 'internal_error', scope: 'api', count: 1 });
+      for (let i = 0; i < 3; i++) {
+        const answer = await fresh.mint({ kind: 'form', formId: forms.open });
+        assert.equal(answer.status, 200, answer.text);
+      }
+      const calls = fresh.upstream
+        .slice(before)
+        .map((call) => `${call.method} ${new URL(call.url).pathname}`);
+      assert.deepEqual(calls, [
+        'GET /api/v1/forms',
+        ...Array.from({ length: 3 }, () => `POST /api/v1/forms/${forms.open}/session`),
+      ]);
+    } finally {
+      await fresh.close();
+    }
+  });
+
   test('a signed-out mint of a form that needs a user is sign_in_required before authorize is asked (which may expect a user)', async () => {
     let asked = 0;
     const strict = await mountMiddleware(watch, {
