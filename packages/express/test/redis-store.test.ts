@@ -48,6 +48,8 @@ after(async () => {
   await Promise.all(started.map((portal) => portal.stop()));
   await redis?.kill();
   await sandbox?.close();
+  // The portals mint for a user (provider portal): their handles are watched too.
+  assert.ok(watch.handles.size > 0, 'the watch saw no handle');
   await watch.assertNoSecret([sandbox.apiKey]);
 });
 

@@ -63,6 +63,8 @@ export async function startPortalProcess(
       });
       const text = await response.text();
       watch.record(response, text);
+      // Its upstream is in the portal's process: the handle is known from the embedUrl.
+      watch.collectHandles(text);
       return { status: response.status, headers: response.headers, text, body: JSON.parse(text) };
     },
     stop: () => stop(child),

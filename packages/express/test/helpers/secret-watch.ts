@@ -64,6 +64,14 @@ export class SecretWatch {
     );
   }
 
+  /**
+   * Collects the handles of a mint answer's text as well, for a middleware whose upstream this
+   * watch cannot see (one in another process): the answer's `embedUrl` carries the handle.
+   */
+  collectHandles(text: string): void {
+    this.#collectHandles(text);
+  }
+
   #collectHandles(text: string): void {
     const body = parseJson(text) as { formSessionHandle?: unknown; embedUrl?: unknown } | undefined;
     if (typeof body?.formSessionHandle === 'string') this.#handles.add(body.formSessionHandle);
