@@ -1,13 +1,20 @@
 import assert from 'node:assert/strict';
+import { readdir } from 'node:fs/promises';
 import { describe, test } from 'node:test';
 import { PortalErrorCodes, SessionErrorCodes } from '@form-embed/protocol/browser';
-import de from '../src/locales/de.js';
-import es from '../src/locales/es.js';
-import fr from '../src/locales/fr.js';
-import { failureKey, messages } from '../src/messages.js';
+import { failureKey, type Messages, messages } from '../src/messages.js';
 import { UNTRUSTED_ORIGIN } from '../src/origins.js';
+import { LOCALES } from './bundle-size.js';
 
-const shipped = { en: messages, de, fr, es };
+// Every file in src/locales is a shipped pack (the `./locales/*` export), checked here whether or
+// not LOCALES names it.
+const files = (await readdir(new URL('../src/locales/', import.meta.url))).sort();
+const packs: Record<string, Messages> = {};
+for (const file of files) {
+  const lang = file.replace(/\.ts$/, '');
+  packs[lang] = (await import(`../src/locales/${lang}.js`)).default;
+}
+const shipped = { en: messages, ...packs };
 const codes = [
   ...Object.keys(SessionErrorCodes),
   ...Object.keys(PortalErrorCodes),
@@ -31,7 +38,15 @@ describe('messages of every shipped locale', () => {
     });
   }
 
-  for (const [lang, pack] of Object.entries({ de, fr, es })) {
+  test('the size budget and the bench measure every pack', () => {
+    assert.deepEqual(
+      Object.keys(packs).sort(),
+      [...LOCALES].sort(),
+      'LOCALES in bundle-size.ts lists the packs',
+    );
+  });
+
+  for (const [lang, pack] of Object.entries(packs)) {
     test(`${lang}: no message is left in English`, () => {
       for (const [key, text] of Object.entries(pack)) {
         assert.notEqual(text, messages[key as keyof typeof messages], `${lang}.${key}`);

@@ -1,0 +1,21 @@
+import type { Messages } from '../messages.js';
+
+/** Italian: `FormEmbedElement.messages = it`, or one element's `messages`. */
+const it: Messages = {
+  loading: 'Caricamento del modulo…',
+  retrying: 'Nuovo tentativo…',
+  offline: 'Sei offline. In attesa della connessione…',
+  storm: 'L’accesso al modulo continua a non riuscire.',
+  retry: 'Riprova',
+  lapsed:
+    'La sessione è scaduta e il modulo è stato ricaricato. Potrebbe essere necessario compilare di nuovo i dati non ancora inviati.',
+  dismiss: 'Chiudi',
+  frame: 'Modulo incorporato',
+  sign_in_required: 'Accedi di nuovo per aprire questo modulo.',
+  unavailable: 'Il modulo non è disponibile al momento.',
+  not_found: 'Questo modulo non è disponibile.',
+  forbidden: 'Il tuo account non può aprire questo modulo.',
+  invalid_request: 'Questo modulo non è configurato correttamente.',
+  unknown: 'Si è verificato un errore.',
+};
+export default it;
