@@ -62,8 +62,12 @@ const cases = [
     retryable: SessionErrorCodes[code].retryable,
     seen: code,
   })),
-  // A code outside the table reaches the browser as `unknown`, with the table's status.
-  { code: 'seat_limit_reached', status: 409, retryable: false, seen: 'unknown' },
+  // A refusal the service added after this release reaches the browser as it is, with the
+  // service's status and retryable: read as `unknown`, and retried when the service says so.
+  { code: 'seat_limit_reached', status: 409, retryable: false, seen: 'seat_limit_reached' },
+  { code: 'google_unavailable', status: 503, retryable: true, seen: 'google_unavailable' },
+  // Something not written as a code is `unknown`, with the status we give `unknown`.
+  { code: 'Seat Limit!', status: 409, retryable: false, seen: 'unknown' },
 ];
 
 for (const { code, status, retryable, seen } of cases) {
@@ -95,7 +99,7 @@ for (const { code, status, retryable, seen } of cases) {
     const error = (await eventsOf(page)).find((e) => e.type === 'form-embed-error');
     expect(error?.detail).toMatchObject({
       code: seen,
-      status: seen === 'unknown' ? UNKNOWN_CODE_STATUS : status,
+      status: seen === code ? status : UNKNOWN_CODE_STATUS,
       retryable,
       willRetry: retryable,
     });

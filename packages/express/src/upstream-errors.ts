@@ -1,5 +1,6 @@
 import {
-  knownSessionErrorCode,
+  isKnownSessionErrorCode,
+  isNewSessionErrorCode,
   readSessionError,
   type ServicePaths,
   SessionErrorCodes,
@@ -19,9 +20,10 @@ type Route = keyof ServicePaths;
 const LOGGED_TEXT_MAX = 500;
 
 /**
- * Turns the service's failed answers into the SessionErrors the browser gets. Code, status and
- * retryable always come from the contract's table (docs/contract.md#session-errors), the
- * message is a fixed sentence of ours, and what the service said goes to the log only.
+ * Turns the service's failed answers into the SessionErrors the browser gets. A code of the
+ * contract's table keeps the table's status and retryable (docs/contract.md#session-errors); a
+ * refusal the service added after this release keeps its own, so that a new transient failure is
+ * still retried. The message is a fixed sentence of ours; what the service said goes to the log.
  */
 export class UpstreamErrors {
   readonly #logger: Logger;
@@ -53,17 +55,33 @@ export class UpstreamErrors {
   }
 
   #known(route: Route, detail: SessionErrorDetail, answer: UpstreamAnswer): SessionErrorResponse {
-    const code = knownSessionErrorCode(detail.code);
-    const { retryable } = SessionErrorCodes[code];
-    this.#logger.warn(`the service answered ${code} (status ${answer.status}) on ${route}`, {
-      code: this.#clean(detail.code),
-      message: this.#clean(detail.message),
-    });
+    const { code } = detail;
+    this.#logger.warn(
+      `the service answered ${this.#clean(code)} (status ${answer.status}) on ${route}`,
+      {
+        code: this.#clean(code),
+        message: this.#clean(detail.message),
+      },
+    );
+    if (isKnownSessionErrorCode(code)) {
+      const { retryable } = SessionErrorCodes[code];
+      return new SessionErrorResponse({
+        code,
+        message: sessionErrorMessages[code],
+        retryable,
+        status: statusOfSessionErrorCode(code, UNKNOWN_CODE_STATUS),
+        retryAfter: retryable ? answer.retryAfter : undefined,
+      });
+    }
+    // A new code is passed on with the service's status and retryable: the element words it as
+    // `unknown` (or as the page words that code) and retries it if the service says it may.
+    const isNew = isNewSessionErrorCode(code) && answer.status >= 400;
+    const retryable = isNew && detail.retryable;
     return new SessionErrorResponse({
-      code,
-      message: sessionErrorMessages[code],
+      code: isNew ? code : 'unknown',
+      message: sessionErrorMessages.unknown,
       retryable,
-      status: statusOfSessionErrorCode(code, UNKNOWN_CODE_STATUS),
+      status: isNew ? answer.status : UNKNOWN_CODE_STATUS,
       retryAfter: retryable ? answer.retryAfter : undefined,
     });
   }

@@ -45,7 +45,7 @@ function encodedKeys(key: string): string[] {
   ];
 }
 
-describe("the service's refusals reach the browser only through the contract's table (docs/contract.md#session-errors)", () => {
+describe("the service's refusals towards the browser (docs/contract.md#session-errors)", () => {
   test("the service's operator message never reaches the browser: it gets our fixed sentence, and the log gets the message with the key redacted in every encoded form", async () => {
     const encoded = encodedKeys(sandbox.apiKey);
     const operatorMessage = `Upstream detail: ${encoded.join(' | ')} raw ${sandbox.apiKey}`;
@@ -67,23 +67,59 @@ describe("the service's refusals reach the browser only through the contract's t
     }
   });
 
-  test('a code outside the table becomes unknown, with the status and retryable the protocol gives unknown, and no Retry-After', async () => {
+  test("a code outside the table, written as its codes are, is passed on with the service's status, retryable flag and Retry-After, and our own message", async () => {
     sandbox.control.fail({
       kind: 'error',
       code: 'brand_new_refusal',
       status: 409,
       retryable: true,
       retryAfter: 7,
+      message: 'Upstream detail for operators',
       scope: 'session',
     });
     const answer = await portal.mint(microsoftForm, { session: 'adele' });
-    assert.equal(answer.status, 400, answer.text);
+    assert.equal(answer.status, 409, answer.text);
     assert.deepEqual(errorOf(answer), {
-      code: 'unknown',
+      code: 'brand_new_refusal',
       message: 'The service refused the request for a reason this release does not know.',
-      retryable: false,
+      retryable: true,
     });
-    assert.equal(answer.headers.get('retry-after'), null);
+    assert.equal(answer.headers.get('retry-after'), '7');
+    assert.ok(!answer.text.includes('Upstream detail'));
+
+    sandbox.control.fail({
+      kind: 'error',
+      code: 'brand_new_refusal',
+      status: 400,
+      retryable: false,
+      retryAfter: 7,
+      scope: 'session',
+    });
+    const final = await portal.mint(microsoftForm, { session: 'adele' });
+    assert.equal(final.status, 400, final.text);
+    assert.equal(errorOf(final).retryable, false);
+    assert.equal(final.headers.get('retry-after'), null, 'Retry-After only where a retry is due');
+  });
+
+  test('a code not written as the table writes its codes, or a portal code, becomes unknown: 400, not retryable, no Retry-After', async () => {
+    for (const code of ['Brand New', '<b>x</b>', 'x'.repeat(65), 'sign_in_required']) {
+      sandbox.control.fail({
+        kind: 'error',
+        code,
+        status: 503,
+        retryable: true,
+        retryAfter: 7,
+        scope: 'session',
+      });
+      const answer = await portal.mint(microsoftForm, { session: 'adele' });
+      assert.equal(answer.status, 400, `${code}: ${answer.text}`);
+      assert.deepEqual(errorOf(answer), {
+        code: 'unknown',
+        message: 'The service refused the request for a reason this release does not know.',
+        retryable: false,
+      });
+      assert.equal(answer.headers.get('retry-after'), null, code);
+    }
   });
 
   test("a known code with a status or retryable flag the table does not give it is answered with the table's; a 418 never passes", async () => {

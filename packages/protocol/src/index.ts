@@ -33,3 +33,4 @@ export {
   SessionErrorBodySchema,
 } from './schemas.js';
 export { defaultServicePaths, expandPath, type ServicePaths } from './service-paths.js';
+export { isNewSessionErrorCode } from './session-error-codes.js';

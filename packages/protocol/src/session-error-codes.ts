@@ -1,3 +1,5 @@
+import { isPortalErrorCode } from './portal-codes.js';
+
 /**
  * The SessionError table of the service (docs/contract.md#session-errors), defined once.
  * Each code keeps its HTTP status between releases, so clients branch on the pair.
@@ -51,4 +53,16 @@ export function statusOfSessionErrorCode(code: string, fallback = 500): number {
 /** The code for choosing what a person sees: a code this release does not know reads as `unknown`. */
 export function knownSessionErrorCode(code: string): KnownSessionErrorCode {
   return isKnownSessionErrorCode(code) ? code : 'unknown';
+}
+
+/** How a code of the table is written: snake_case, at most 64 characters. */
+const CODE_FORM = /^[a-z][a-z0-9_]{0,63}$/;
+
+/**
+ * True for a code the table does not have, written as its codes are: a refusal the service added
+ * after this release (docs/contract.md#session-errors). A portal code is not one: the service
+ * never sends those.
+ */
+export function isNewSessionErrorCode(code: string): boolean {
+  return CODE_FORM.test(code) && !isKnownSessionErrorCode(code) && !isPortalErrorCode(code);
 }

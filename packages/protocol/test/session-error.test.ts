@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
   FormSessionError,
+  isNewSessionErrorCode,
   knownSessionErrorCode,
   knownSessionErrorCodes,
   readSessionError,
@@ -63,6 +64,27 @@ test('a code the protocol does not know yet is kept, not refused', () => {
   assert.equal(error.code, 'seat_limit_reached');
   assert.equal(knownSessionErrorCode(error.code), 'unknown');
   assert.equal(knownSessionErrorCode('rate_limited'), 'rate_limited');
+});
+
+test('a new code is one written as the table writes its codes, that neither the table nor the portal has', () => {
+  assert.equal(isNewSessionErrorCode('seat_limit_reached'), true);
+  assert.equal(isNewSessionErrorCode('google_unavailable2'), true);
+  assert.equal(isNewSessionErrorCode('rate_limited'), false, 'in the table');
+  assert.equal(isNewSessionErrorCode('unknown'), false, 'in the table');
+  assert.equal(isNewSessionErrorCode('sign_in_required'), false, 'a portal code');
+  for (const code of [
+    '',
+    'Seat_Limit',
+    'seat-limit',
+    '_x',
+    '9x',
+    'a b',
+    '<b>',
+    `x${'y'.repeat(64)}`,
+  ]) {
+    assert.equal(isNewSessionErrorCode(code), false, JSON.stringify(code));
+  }
+  assert.equal(isNewSessionErrorCode(`x${'y'.repeat(63)}`), true, '64 characters');
 });
 
 test('a missing or malformed code reads as unknown and not retryable', () => {

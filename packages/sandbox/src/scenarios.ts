@@ -154,7 +154,7 @@ const recipes: readonly Recipe[] = [
     status: 403,
     retryable: false,
     description:
-      'A code this release of the protocol does not know yet (clients treat it as unknown).',
+      'A code this release of the protocol does not know yet: the middleware passes it on, the element words it as unknown.',
     target: microsoftForm,
     user: adele,
     setup: (control) =>
