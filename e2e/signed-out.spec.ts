@@ -28,7 +28,7 @@ for (const lang of ['en', 'de'] as const) {
     const status = element(page).getByRole('status');
     await expect(status).toHaveText(signIn[lang]);
     await expect(status.getByRole('button')).toHaveCount(0);
-    await shoot(page.locator('.stage'), testInfo, `${lang}-7-signed-out`);
+    await shoot(page.locator('.stage'), testInfo, `${lang}-8-signed-out`);
     const error = (await eventsOf(page)).findLast((e) => e.type === 'form-embed-error');
     expect(error?.detail).toMatchObject({
       code: 'sign_in_required',

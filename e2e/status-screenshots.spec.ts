@@ -3,6 +3,14 @@ import { expect, holdNextMint, submitOf, test } from './demo-fixture.js';
 import { shoot } from './shoot.js';
 
 const element = (page: Page) => page.locator('#embed-slot form-embed');
+const offline = {
+  en: 'You are offline. Waiting…',
+  de: 'Sie sind offline. Warten auf die Verbindung …',
+};
+const storm = {
+  en: 'The form keeps failing to sign you in.',
+  de: 'Die Anmeldung am Formular schlägt immer wieder fehl.',
+};
 
 for (const lang of ['en', 'de'] as const) {
   test(`screenshots of every state of <form-embed>, ${lang}`, async ({ page, demo }, testInfo) => {
@@ -34,16 +42,24 @@ for (const lang of ['en', 'de'] as const) {
     await expect(element(page)).toHaveAttribute('state', 'waiting');
     await shot('3-waiting');
 
+    // Offline when the retry falls due: the element waits for the connection, then retries.
+    await page.context().setOffline(true);
+    await page.clock.runFor(3_300);
+    await expect(element(page).getByRole('status')).toHaveText(offline[lang]);
+    await shot('4-offline');
+    await page.context().setOffline(false);
+    await expect(element(page)).toHaveAttribute('state', 'framed');
+
     fail('user_not_found');
     await remint();
     await expect(element(page)).toHaveAttribute('state', 'failed');
-    await shot('4-failed-no-retry');
+    await shot('5-failed-no-retry');
 
     fail('unknown');
     await remint();
     await expect(element(page)).toHaveAttribute('state', 'failed');
     await expect(element(page).locator('[part=retry]')).toBeVisible();
-    await shot('5-failed-with-retry');
+    await shot('6-failed-with-retry');
 
     await element(page).locator('[part=retry]').click();
     await expect(element(page)).toHaveAttribute('state', 'framed');
@@ -52,6 +68,18 @@ for (const lang of ['en', 'de'] as const) {
     await submitOf(page).click();
     await expect(element(page).locator('[part=dismiss]')).toBeVisible();
     await expect(submitOf(page)).toBeVisible();
-    await shot('6-lapse-notice');
+    await shot('7-lapse-notice');
+
+    // Every redemption fails, so each new frame posts `error`: the remint bound stops the loop.
+    demo.sandbox?.control.fail({
+      kind: 'error',
+      code: 'internal_error',
+      scope: 'redeem',
+      count: 100,
+    });
+    await remint();
+    await expect(element(page)).toHaveAttribute('state', 'failed');
+    await expect(element(page).getByRole('status')).toContainText(storm[lang]);
+    await shot('9-storm');
   });
 }
