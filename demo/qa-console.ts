@@ -3,6 +3,8 @@ import { FormEmbedElement, type Messages, messages } from '@form-embed/element';
 import de from '@form-embed/element/locales/de';
 import es from '@form-embed/element/locales/es';
 import fr from '@form-embed/element/locales/fr';
+import it from '@form-embed/element/locales/it';
+import nl from '@form-embed/element/locales/nl';
 import {
   type Catalogue,
   isKnownSessionErrorCode,
@@ -60,14 +62,19 @@ function embed(choice: string, title: string) {
   element.setAttribute('frame-title', title);
   const info = byId('session-info');
   info.textContent = '';
+  let framed = false; // the last event was a session, not an error
   // A new mint makes the last session's details stale.
   stateObserver = showState(element, byId('state'), (state) => {
     if (state === 'minting') info.textContent = '';
+    // Failed with no form-embed-error: the remint bound stopped a frame that kept posting error.
+    if (state === 'failed' && framed) info.textContent = 'stopped: the form kept posting error';
   });
   element.addEventListener('form-embed-session', (event) => {
+    framed = true;
     info.textContent = `provider ${event.provider} · attempt ${event.attempt} · ${event.embedOrigin}`;
   });
   element.addEventListener('form-embed-error', (event) => {
+    framed = false;
     info.textContent = `${event.code} (${event.status || 'no answer'})${event.willRetry ? ' · retrying' : ''}`;
   });
   logEvents(element, log);
@@ -119,7 +126,7 @@ signInAgain.addEventListener('click', async () => {
   current()?.remint();
 });
 
-const packs: Record<string, Messages> = { en: messages, de, fr, es };
+const packs: Record<string, Messages> = { en: messages, de, fr, es, it, nl };
 const langSelect = byId<HTMLSelectElement>('lang');
 function useLanguage(lang: string) {
   FormEmbedElement.messages = packs[lang] ?? messages;

@@ -17,6 +17,7 @@ test('bounded remints (docs/contract.md#embedded-form-message): a frame that kee
   const element = page.locator('#embed-slot form-embed');
   await expect(element).toHaveAttribute('state', 'failed', { timeout: 15_000 });
   await expect(element.locator('[part=status]')).toContainText('keeps failing');
+  await expect(page.locator('#session-info')).toHaveText('stopped: the form kept posting error');
   // `failed` ends the run: its frame is gone and no timer is left, so nothing can ask again.
   // The short settle only lets a (wrong) late request reach the counter.
   await expect(element.locator('iframe')).toHaveCount(0);
