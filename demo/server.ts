@@ -49,9 +49,11 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
   let sandbox: Sandbox | undefined;
   let vite: ViteDevServer | undefined;
   const close = async () => {
+    // Vite first: its HMR websocket is an upgraded connection of `server`, which
+    // closeAllConnections does not end and server.close would wait for while a tab is open.
+    await vite?.close();
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
-    await vite?.close();
     await sandbox?.close();
   };
   try {

@@ -1,0 +1,108 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { fixtureIds, type Sandbox, startSandbox } from '@form-embed/sandbox';
+import { expect, submitOf, test } from './demo-fixture.js';
+
+// `npm start` as the README points it at a real service: `demo/start.ts` in a process of its
+// own, its environment set. A sandbox started here plays the service, as any service speaking
+// the contract would; the demo does not know it is one.
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+interface Started {
+  url: Promise<string>;
+  output: () => string;
+  exit: Promise<number | null>;
+  stop: () => void;
+}
+
+/** Runs `npm start`'s script with `env` added; `url` resolves once it prints where it listens. */
+function npmStart(env: Record<string, string>): Started {
+  const child = spawn(
+    process.execPath,
+    ['--conditions=source', '--import', 'tsx', 'demo/start.ts'],
+    {
+      cwd: root,
+      env: { ...process.env, PORT: '0', ...env },
+    },
+  );
+  let output = '';
+  const url = new Promise<string>((resolve, reject) => {
+    const read = (chunk: Buffer) => {
+      output += chunk;
+      const found = /form-embed demo\s+(http:\S+)/.exec(output)?.[1];
+      if (found) resolve(found);
+    };
+    child.stdout.on('data', read);
+    child.stderr.on('data', read);
+    child.once('exit', (code) => reject(new Error(`npm start exited (${code}): ${output}`)));
+  });
+  url.catch(() => {});
+  const exit = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  return { url, output: () => output, exit, stop: () => child.kill('SIGINT') };
+}
+
+test.describe('npm start against a real service (FORM_EMBED_BASE_URL, FORM_EMBED_API_KEY)', () => {
+  let service: Sandbox;
+  test.beforeAll(async () => {
+    service = await startSandbox();
+  });
+  test.afterAll(async () => {
+    await service.close();
+  });
+
+  test('mints for FORM_EMBED_USER on that service, hides the sandbox-only controls, never prints the key, and Ctrl-C stops it with the page still open', async ({
+    page,
+  }) => {
+    const user = {
+      microsoftTenantId: fixtureIds.tenants.contoso,
+      userIdentifier: fixtureIds.users.adele,
+    };
+    const demo = npmStart({
+      FORM_EMBED_BASE_URL: service.baseUrl,
+      FORM_EMBED_API_KEY: service.apiKey,
+      FORM_EMBED_USER: JSON.stringify(user),
+    });
+    try {
+      await page.goto(await demo.url);
+      await expect(page.locator('#mode')).toHaveText('Real service');
+      await expect(page.locator('#controls')).toBeHidden();
+      await expect(page.locator('#signed-in')).toBeHidden();
+      await expect(page.locator('#embed-slot form-embed')).toHaveAttribute('state', 'framed');
+      await expect(submitOf(page)).toBeVisible();
+      // The catalogue and the mint came from that service, as FORM_EMBED_USER.
+      expect(service.control.stats()).toMatchObject({ 'POST /api/v1/forms/{formId}/session': 1 });
+      expect(demo.output()).toContain(`Real service     ${service.baseUrl}`);
+    } finally {
+      // Ctrl-C while the tab is open, its Vite websocket with it.
+      demo.stop();
+    }
+    expect(await demo.exit).toBe(0);
+    expect(demo.output()).not.toContain(service.apiKey);
+  });
+});
+
+test('npm start refuses a half-set or malformed environment with one line, exit code 2', async () => {
+  const cases = [
+    [
+      { FORM_EMBED_BASE_URL: 'https://api.example.com' },
+      'Set both FORM_EMBED_BASE_URL and FORM_EMBED_API_KEY',
+    ],
+    [
+      {
+        FORM_EMBED_BASE_URL: 'https://api.example.com',
+        FORM_EMBED_API_KEY: 'k',
+        FORM_EMBED_USER: '{"tenant":"x"}',
+      },
+      'FORM_EMBED_USER must be a JSON object',
+    ],
+    [{ PORT: '70000' }, 'PORT must be a port number'],
+  ] as const;
+  await Promise.all(
+    cases.map(async ([env, message]) => {
+      const started = npmStart(env);
+      expect(await started.exit, started.output()).toBe(2);
+      expect(started.output()).toContain(message);
+      expect(started.output()).not.toMatch(/\n\s+at /);
+    }),
+  );
+});
