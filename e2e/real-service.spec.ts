@@ -53,6 +53,8 @@ test.describe('npm start against a real service (FORM_EMBED_BASE_URL, FORM_EMBED
   test('mints for FORM_EMBED_USER on that service, hides the sandbox-only controls, never prints the key, and Ctrl-C stops it with the page still open', async ({
     page,
   }) => {
+    // A second demo process with Vite's dev server: slower to start than the suite's demos.
+    test.slow();
     const user = {
       microsoftTenantId: fixtureIds.tenants.contoso,
       userIdentifier: fixtureIds.users.adele,
