@@ -101,12 +101,20 @@ describe("the service's refusals towards the browser (docs/contract.md#session-e
     assert.equal(final.headers.get('retry-after'), null, 'Retry-After only where a retry is due');
   });
 
-  test('a code not written as the table writes its codes, or a portal code, becomes unknown: 400, not retryable, no Retry-After', async () => {
-    for (const code of ['Brand New', '<b>x</b>', 'x'.repeat(65), 'sign_in_required']) {
+  test('a code not written as the table writes its codes, a portal code, or a new code on a status that is not an error becomes unknown: 400, not retryable, no Retry-After', async () => {
+    const cases = [
+      ...['Brand New', '<b>x</b>', 'x'.repeat(65), 'sign_in_required'].map((code) => ({
+        code,
+        status: 503,
+      })),
+      // 300 is no redirect to fetch: the answer arrives, but refuses nothing a status can say.
+      { code: 'brand_new_refusal', status: 300 },
+    ];
+    for (const { code, status } of cases) {
       sandbox.control.fail({
         kind: 'error',
         code,
-        status: 503,
+        status,
         retryable: true,
         retryAfter: 7,
         scope: 'session',
