@@ -38,7 +38,9 @@ export class UpstreamErrors {
   refusal(route: Route, answer: UpstreamAnswer): SessionErrorResponse {
     const body = answer.body === notJson || answer.body === tooLarge ? undefined : answer.body;
     const detail = readSessionError(body);
-    return detail === undefined ? this.#plain(route, answer) : this.#known(route, detail, answer);
+    return detail === undefined
+      ? this.#plain(route, answer)
+      : this.#fromSessionError(route, detail, answer);
   }
 
   /** An answer that is not what the contract documents (not JSON, too large, fields missing). */
@@ -54,7 +56,11 @@ export class UpstreamErrors {
     );
   }
 
-  #known(route: Route, detail: SessionErrorDetail, answer: UpstreamAnswer): SessionErrorResponse {
+  #fromSessionError(
+    route: Route,
+    detail: SessionErrorDetail,
+    answer: UpstreamAnswer,
+  ): SessionErrorResponse {
     const { code } = detail;
     this.#logger.warn(
       `the service answered ${this.#clean(code)} (status ${answer.status}) on ${route}`,
