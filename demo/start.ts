@@ -1,8 +1,7 @@
 // `npm start`: the demo portal on the sandbox, or on a real service when
 // FORM_EMBED_BASE_URL and FORM_EMBED_API_KEY are set.
 import { FormSessionUserSchema } from '@form-embed/protocol';
-import { type LimitStore, redisLimitStore } from './redis-store.js';
-import { startDemo } from './server.js';
+import type { LimitStore } from './redis-store.js';
 
 const baseUrl = process.env.FORM_EMBED_BASE_URL;
 const apiKey = process.env.FORM_EMBED_API_KEY;
@@ -37,6 +36,12 @@ if (!Number.isInteger(port) || port < 0 || port > 65_535) {
   console.error(`PORT must be a port number from 0 to 65535, not ${process.env.PORT}.`);
   process.exit(2);
 }
+
+// Loaded once the environment is known good, so that a mistake in it is told at once.
+const [{ redisLimitStore }, { startDemo }] = await Promise.all([
+  import('./redis-store.js'),
+  import('./server.js'),
+]);
 
 const redisUrl = process.env.FORM_EMBED_REDIS_URL;
 const limitStore: LimitStore | undefined = redisUrl
