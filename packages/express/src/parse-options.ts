@@ -16,14 +16,27 @@ const isFunction = (value: unknown) => typeof value === 'function';
 const fn = <T>(what: string) =>
   z.custom<T>(isFunction, { message: `must be a function (${what})` });
 
+// Node runs a longer timer after 1 ms (TimeoutOverflowWarning): a longer window or timeout would
+// end at once, not late.
+const MAX_TIMER_MS = 2 ** 31 - 1;
+const timerMs = (min: number, minMessage: string) =>
+  z
+    .int({ error: 'must be a whole number of milliseconds' })
+    .min(min, minMessage)
+    .max(MAX_TIMER_MS, `must be at most ${MAX_TIMER_MS} (about 24.8 days, Node's longest timer)`);
+
 const pathSchema = z
   .string({ error: 'must be a path string' })
   .startsWith('/', 'must be a path starting with "/", relative to baseUrl');
 
 const optionsSchema = z.strictObject({
+  // Read from a file, a key often ends in a line break: it is trimmed, so that the key sent
+  // (fetch trims a header value) and the key cut out of log lines are the same string.
   apiKey: z
     .string({ error: 'is required: the organisation API key' })
-    .refine((key) => key.trim() !== '', 'must not be empty'),
+    .trim()
+    .refine((key) => key !== '', 'must not be empty')
+    .refine((key) => !/\s/.test(key), 'must not hold spaces or line breaks inside it'),
   baseUrl: z
     .string({
       error: "is required: the service's base URL (the sandbox's is startSandbox().baseUrl)",
@@ -43,10 +56,7 @@ const optionsSchema = z.strictObject({
       { error: 'must be an object of upstream paths, e.g. {me: "/api/v1/me"}' },
     )
     .optional(),
-  timeoutMs: z
-    .int({ error: 'must be a whole number of milliseconds' })
-    .positive('must be more than 0')
-    .optional(),
+  timeoutMs: timerMs(1, 'must be more than 0').optional(),
   limit: z
     .strictObject(
       {
@@ -58,10 +68,7 @@ const optionsSchema = z.strictObject({
           .int({ error: 'must be a whole number of requests' })
           .positive('must be at least 1')
           .optional(),
-        windowMs: z
-          .int({ error: 'must be a whole number of milliseconds' })
-          .min(1000, 'must be at least 1000 (milliseconds)')
-          .optional(),
+        windowMs: timerMs(1000, 'must be at least 1000 (milliseconds)').optional(),
         store: z
           .custom<Store>(
             (store) =>
@@ -74,10 +81,7 @@ const optionsSchema = z.strictObject({
           )
           .optional(),
         prefix: z.string({ error: 'must be a string' }).optional(),
-        storeTimeoutMs: z
-          .int({ error: 'must be a whole number of milliseconds' })
-          .positive('must be more than 0')
-          .optional(),
+        storeTimeoutMs: timerMs(1, 'must be more than 0').optional(),
         passOnStoreError: z.boolean({ error: 'must be true or false' }).optional(),
       },
       {

@@ -57,7 +57,28 @@ const badOptions: Array<[string, (options: FormEmbedSessionsOptions) => unknown,
     /option `paths\.me`/,
   ],
   ['an unknown path name', (o) => ({ ...o, paths: { mee: '/x' } }), /unknown option `paths\.mee`/],
+  [
+    'an apiKey with a space inside',
+    (o) => ({ ...o, apiKey: 'key with-space' }),
+    /option `apiKey` must not hold spaces or line breaks/,
+  ],
   ['a zero timeoutMs', (o) => ({ ...o, timeoutMs: 0 }), /option `timeoutMs`/],
+  // Node runs a longer timer after 1 ms: the window would end, or the request time out, at once.
+  [
+    'a timeoutMs past the longest timer',
+    (o) => ({ ...o, timeoutMs: 2 ** 31 }),
+    /option `timeoutMs` must be at most 2147483647/,
+  ],
+  [
+    'a window past the longest timer',
+    (o) => ({ ...o, limit: { windowMs: 2 ** 31 } }),
+    /option `limit\.windowMs` must be at most 2147483647/,
+  ],
+  [
+    'a store timeout past the longest timer',
+    (o) => ({ ...o, limit: { storeTimeoutMs: 2 ** 31 } }),
+    /option `limit\.storeTimeoutMs` must be at most 2147483647/,
+  ],
   ['a fractional timeoutMs', (o) => ({ ...o, timeoutMs: 1.5 }), /option `timeoutMs`/],
   ['a zero mint limit', (o) => ({ ...o, limit: { mints: 0 } }), /option `limit\.mints`/],
   [
@@ -246,6 +267,39 @@ describe('formEmbedSessions options', () => {
           call.url.includes('/api/v1/designer-forms/form_microsoft/sessions'),
         ),
       );
+    } finally {
+      await portal.close();
+    }
+  });
+
+  test('an apiKey read with its line break is sent, and cut out of log lines, without it', async () => {
+    const echoed: string[] = [];
+    const portal = await mountMiddleware(watch, {
+      apiKey: `${sandbox.apiKey}\n`,
+      baseUrl: sandbox.baseUrl,
+      logger: {
+        warn: (message, details) => echoed.push(message, JSON.stringify(details)),
+        error: (message, details) => echoed.push(message, JSON.stringify(details)),
+      },
+      // Every upstream request comes back naming the key it carried, as an echoing proxy would.
+      fetch: async (_input, init) =>
+        new Response(
+          JSON.stringify({
+            error: {
+              code: 'user_not_found',
+              message: `received ${new Headers(init?.headers).get('authorization')}`,
+              retryable: false,
+            },
+          }),
+          { status: 404, headers: { 'content-type': 'application/json' } },
+        ),
+    });
+    try {
+      const answer = await portal.mint(microsoftForm, { session: 'adele' });
+      assert.equal(answer.status, 404);
+      const logged = echoed.join('\n');
+      assert.match(logged, /received Bearer /, 'the service said which key it received');
+      assert.ok(!logged.includes(sandbox.apiKey), 'the key it received is cut out');
     } finally {
       await portal.close();
     }
