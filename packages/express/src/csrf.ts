@@ -71,5 +71,6 @@ function isJsonType(header: string | undefined): boolean {
   const [type, ...parameters] = (header ?? '').toLowerCase().split(';');
   if (type?.trim() !== 'application/json') return false;
   const charset = parameters.find((parameter) => parameter.trim().startsWith('charset='));
-  return charset === undefined || /^utf-?8$/.test(charset.split('=')[1]?.trim() ?? '');
+  // A parameter value may be a quoted string (RFC 9110 §5.6.6): charset="utf-8" is UTF-8 too.
+  return charset === undefined || /^(utf-?8|"utf-?8")$/.test(charset.split('=')[1]?.trim() ?? '');
 }

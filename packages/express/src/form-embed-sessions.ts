@@ -34,7 +34,7 @@ export function formEmbedSessions(options: FormEmbedSessionsOptions): Router {
   const embedOrigins = new EmbedOrigins(client);
   embedOrigins.prefetch(logger);
   const reads = new CatalogueReads(client, logger, config.catalogue.cacheTtlMs);
-  const limits = perUserLimits(config.limit, logger);
+  const limits = perUserLimits({ ...config, logger });
   const mintSession = mintRoute({
     client,
     embedOrigins,

@@ -1,25 +1,42 @@
 import type { Request } from 'express';
 import { ipKeyGenerator } from 'express-rate-limit';
+import type { Logger } from './logger.js';
 import type { ResolvedUser } from './options.js';
 
 /** The two per-user limits, each counted under its own keys. */
 export type LimitName = 'mint' | 'catalogue';
 
 /**
- * The key a request counts under: the prefix (the `limit.prefix` option, else `form-embed:` and
- * the mount path, lower-cased), the limit's name, then who asks. A signed-in user is the `resolveUser`
+ * The default prefix of the limit keys: `form-embed:` and the mount path, lower-cased, since
+ * Express matches a mount path without case (as sent, `/Form-Sessions` would be a fresh key).
+ * A router cannot see the pattern it is mounted at, only the path it matched: mounted at
+ * `/t/:org/form-sessions`, each `:org` would count a user afresh. So the prefix is the first
+ * mount path the router served, and another one is logged once, asking for `limit.prefix`.
+ */
+export function mountPathPrefix(logger: Logger): (req: Request) => string {
+  let first: string | undefined;
+  let told = false;
+  return (req) => {
+    const mountPath = req.baseUrl.toLowerCase();
+    first ??= mountPath;
+    if (mountPath !== first && !told) {
+      told = true;
+      logger.error(
+        `formEmbedSessions served two mount paths (${first} and ${mountPath}): a mount path with parameters needs the limit.prefix option; until then every request counts under the first`,
+      );
+    }
+    return `form-embed:${first}:`;
+  };
+}
+
+/**
+ * The key a request counts under: the prefix (the `limit.prefix` option, else `mountPathPrefix`),
+ * the limit's name, then who asks. A signed-in user is the `resolveUser`
  * answer with the tenant id and identifier lower-cased, since Microsoft and Google compare them
  * without case (`Alice@Example.com` is `alice@example.com`); the user sent upstream keeps its
  * case. Signed out, the client address (`req.ip`, an IPv6 address by its /56 network).
  */
-export function limitKey(
-  req: Request,
-  prefix: string | undefined,
-  name: LimitName,
-  user: ResolvedUser,
-): string {
-  // Express matches a mount path without case: as sent, `/Form-Sessions` would be a fresh key.
-  const start = prefix ?? `form-embed:${req.baseUrl.toLowerCase()}:`;
+export function limitKey(req: Request, start: string, name: LimitName, user: ResolvedUser): string {
   if (user === undefined) return `${start}${name}:ip:${ipKeyGenerator(req.ip ?? '')}`;
   const who = JSON.stringify([
     user.clientId ?? '',

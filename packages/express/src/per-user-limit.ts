@@ -1,15 +1,13 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { MemoryStore, rateLimit } from 'express-rate-limit';
 import { GuardedStore, StoreBypassed } from './guarded-store.js';
-import { type LimitName, limitKey } from './limit-key.js';
-import { describe, type Logger } from './logger.js';
+import { type LimitName, limitKey, mountPathPrefix } from './limit-key.js';
+import { describe } from './logger.js';
 import { recordLimitRefusal } from './metrics.js';
 import type { FormEmbedSessionsConfig } from './options.js';
 import { proxyWarnings } from './proxy-warnings.js';
 import { resolvedUserOf } from './resolve-user.js';
 import { sendSessionError, sessionError } from './session-error-response.js';
-
-type LimitConfig = FormEmbedSessionsConfig['limit'];
 
 /**
  * The per-user limits, kept by express-rate-limit in `limit.store` (one in-memory store each by
@@ -19,23 +17,32 @@ type LimitConfig = FormEmbedSessionsConfig['limit'];
  * the keys `limitKey` builds. A refusal is `rate_limited` with `Retry-After`. A portal's own
  * store is guarded: a failing or slow store never fails or stalls a request (`GuardedStore`).
  */
-export function perUserLimits(
-  limit: LimitConfig,
-  logger: Logger,
-): Record<LimitName, RequestHandler> {
-  const warnOfClientAddress = proxyWarnings(logger);
+export function perUserLimits(config: LimitSettings): Record<LimitName, RequestHandler> {
+  const warnOfClientAddress = proxyWarnings(config.logger);
+  const { prefix } = config.limit;
+  const prefixOf = prefix === undefined ? mountPathPrefix(config.logger) : () => prefix;
+  const counted = { ...config, prefixOf, warnOfClientAddress };
   return {
-    mint: perUserLimit('mint', limit.mints, limit, logger, warnOfClientAddress),
-    catalogue: perUserLimit('catalogue', limit.catalogue, limit, logger, warnOfClientAddress),
+    mint: perUserLimit('mint', config.limit.mints, counted),
+    catalogue: perUserLimit('catalogue', config.limit.catalogue, counted),
   };
 }
+
+type LimitSettings = Pick<FormEmbedSessionsConfig, 'limit' | 'logger' | 'maxRetryAfterSeconds'>;
 
 function perUserLimit(
   name: LimitName,
   max: number,
-  limit: LimitConfig,
-  logger: Logger,
-  warnOfClientAddress: (req: Request) => void,
+  {
+    limit,
+    logger,
+    maxRetryAfterSeconds,
+    prefixOf,
+    warnOfClientAddress,
+  }: LimitSettings & {
+    prefixOf: (req: Request) => string;
+    warnOfClientAddress: (req: Request) => void;
+  },
 ): RequestHandler {
   const store =
     limit.store === undefined
@@ -56,7 +63,7 @@ function perUserLimit(
     keyGenerator: (req, res) => {
       const user = resolvedUserOf(res);
       if (user === undefined) warnOfClientAddress(req);
-      return limitKey(req, limit.prefix, name, user);
+      return limitKey(req, prefixOf(req), name, user);
     },
     handler: function refuseOverLimit(req: Request, res: Response) {
       const signedIn = resolvedUserOf(res) !== undefined;
@@ -68,7 +75,8 @@ function perUserLimit(
         sessionError(
           'rate_limited',
           `${whose} reached the ${what} limit (${max} per ${limit.windowMs} ms).`,
-          String(secondsToReset(req, limit.windowMs)),
+          // A window longer than the cap is told as the cap, like the service's own waits.
+          String(Math.min(secondsToReset(req, limit.windowMs), maxRetryAfterSeconds)),
         ).answer,
       );
     },

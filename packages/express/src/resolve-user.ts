@@ -22,7 +22,8 @@ export function userResolver(
       logger.error('resolveUser threw', { error });
       throw sessionError('internal_error', 'The portal could not tell who is signed in.');
     }
-    const resolved = user === undefined || user === null ? undefined : checkedUser(user, logger);
+    const resolved =
+      user === undefined || user === null ? undefined : signedIn(checkedUser(user, logger));
     (res.locals as Record<symbol, ResolvedUser>)[resolvedUser] = resolved;
     return resolved;
   };
@@ -48,6 +49,17 @@ function checkedUser(user: unknown, logger: Logger): FormSessionUser {
     'resolveUser returned something that is not a FormSessionRequest user ({microsoftTenantId?, clientId?, userIdentifier?} of strings)',
   );
   throw sessionError('internal_error', 'The portal could not tell who is signed in.');
+}
+
+/**
+ * A user with no field set names nobody: `{clientId: session?.clientId}` when nobody is signed in
+ * is the usual way to write it. Taken as signed in, it would pass `sign_in_required`, and every
+ * such visitor would share one limit count.
+ */
+function signedIn(user: FormSessionUser): FormSessionUser | undefined {
+  return Object.values(user).some((field) => field !== undefined && field !== '')
+    ? user
+    : undefined;
 }
 
 /** The user `resolveUser` returned for this request (after `resolveUserOnServer` ran). */

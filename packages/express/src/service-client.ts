@@ -30,7 +30,7 @@ export class ServiceClient {
 
   constructor(config: UpstreamConfig) {
     this.#config = config;
-    this.#errors = new UpstreamErrors(config.logger, config.apiKey);
+    this.#errors = new UpstreamErrors(config);
   }
 
   /** One `POST` to the form-session endpoint of `target`, with `{user}` and nothing else. */

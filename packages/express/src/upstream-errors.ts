@@ -12,7 +12,13 @@ import type { Logger } from './logger.js';
 import { secretRedactor } from './secret-redaction.js';
 import { sessionErrorMessages } from './session-error-messages.js';
 import { SessionErrorResponse, sessionError } from './session-error-response.js';
-import { notJson, tooLarge, type UpstreamAnswer } from './upstream-request.js';
+import {
+  notJson,
+  RATE_LIMIT_WINDOW_SECONDS,
+  tooLarge,
+  type UpstreamAnswer,
+  type UpstreamConfig,
+} from './upstream-request.js';
 
 type Route = keyof ServicePaths;
 
@@ -28,10 +34,17 @@ const LOGGED_TEXT_MAX = 500;
 export class UpstreamErrors {
   readonly #logger: Logger;
   readonly #redact: (text: string) => string;
+  /** What a 429 without a readable `Retry-After` waits (docs/contract.md#limits). */
+  readonly #rateLimitWait: string;
 
-  constructor(logger: Logger, apiKey: string) {
+  constructor({
+    logger,
+    apiKey,
+    maxRetryAfterSeconds,
+  }: Pick<UpstreamConfig, 'logger' | 'apiKey' | 'maxRetryAfterSeconds'>) {
     this.#logger = logger;
     this.#redact = secretRedactor(apiKey);
+    this.#rateLimitWait = String(Math.min(RATE_LIMIT_WINDOW_SECONDS, maxRetryAfterSeconds));
   }
 
   /** A non-2xx answer: a SessionError, a plain `{error}` with a status that keeps a meaning, or a bad shape. */
@@ -71,17 +84,21 @@ export class UpstreamErrors {
     );
     if (isKnownSessionErrorCode(code)) {
       const { retryable } = SessionErrorCodes[code];
+      const status = statusOfSessionErrorCode(code, UNKNOWN_CODE_STATUS);
+      // `rate_limited` is a 429 whatever status carried it, and a 429 always says how long to wait.
+      const fallback = status === 429 ? this.#rateLimitWait : undefined;
       return new SessionErrorResponse({
         code,
         message: sessionErrorMessages[code],
         retryable,
-        status: statusOfSessionErrorCode(code, UNKNOWN_CODE_STATUS),
-        retryAfter: retryable ? answer.retryAfter : undefined,
+        status,
+        retryAfter: retryable ? (answer.retryAfter ?? fallback) : undefined,
       });
     }
-    // A new code is passed on with the service's status and retryable: the element words it as
-    // `unknown` (or as the page words that code) and retries it if the service says it may.
-    const isNew = isNewSessionErrorCode(code) && answer.status >= 400;
+    // A new code is passed on with the service's status (an error status, 400 to 599) and
+    // retryable: the element words it as `unknown` (or as the page words that code) and retries
+    // it if the service says it may.
+    const isNew = isNewSessionErrorCode(code) && answer.status >= 400 && answer.status <= 599;
     const retryable = isNew && detail.retryable;
     return new SessionErrorResponse({
       code: isNew ? code : 'unknown',

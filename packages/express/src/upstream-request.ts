@@ -139,7 +139,7 @@ async function readCapped(
 }
 
 /** What a 429 without a readable `Retry-After` is told to wait: the service's limit window. */
-const RATE_LIMIT_WINDOW_SECONDS = 60;
+export const RATE_LIMIT_WINDOW_SECONDS = 60;
 
 /**
  * `Retry-After` as a whole number of seconds, at most `maxRetryAfterSeconds`

@@ -63,7 +63,11 @@ describe('what a mint request must look like', () => {
   });
 
   test('application/json with a charset parameter, or in upper case, is accepted', async () => {
-    for (const type of ['application/json; charset=utf-8', 'Application/JSON']) {
+    for (const type of [
+      'application/json; charset=utf-8',
+      'application/json; charset="UTF-8"',
+      'Application/JSON',
+    ]) {
       const answer = await portal.mint(openForm, { headers: { 'content-type': type } });
       assert.equal(answer.status, 200, `${type}: ${answer.text}`);
     }

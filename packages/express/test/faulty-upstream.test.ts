@@ -109,6 +109,47 @@ describe('an upstream that fails or answers outside the contract', () => {
     assert.equal(answer.headers.get('x-ratelimit-remaining'), null);
   });
 
+  test('a gateway in front of the service answering {error} without a code is read by its status: 503 stays retryable, 429 keeps its wait', async () => {
+    // What a proxy or API gateway between the portal and the service answers on its own.
+    const gatewayAnswers = [
+      { status: 503, body: { error: { message: 'upstream overloaded' } }, retryAfter: undefined },
+      {
+        status: 502,
+        body: { error: { code: 502, message: 'Bad gateway' } },
+        retryAfter: undefined,
+      },
+      { status: 429, body: { error: { code: 429, message: 'Too many' } }, retryAfter: '7' },
+      { status: 400, body: { error: { message: 'Bad request' } }, retryAfter: undefined },
+    ];
+    const expected = [
+      ['unavailable', 503, true, null],
+      ['unavailable', 503, true, null],
+      ['rate_limited', 429, true, '7'],
+      ['internal_error', 500, true, null],
+    ];
+    for (const [index, gateway] of gatewayAnswers.entries()) {
+      const behindGateway = await mountMiddleware(watch, {
+        apiKey: sandbox.apiKey,
+        baseUrl: sandbox.baseUrl,
+        fetch: async (input, init) =>
+          String(input).endsWith('/session')
+            ? Response.json(gateway.body, {
+                status: gateway.status,
+                headers: gateway.retryAfter ? { 'retry-after': gateway.retryAfter } : {},
+              })
+            : fetch(input, init),
+      });
+      try {
+        const answer = await behindGateway.mint(microsoftForm, { session: 'adele' });
+        const [code, status, retryable, retryAfter] = expected[index] ?? [];
+        assertSessionError(answer, code as string, status as number, retryable as boolean);
+        assert.equal(answer.headers.get('retry-after'), retryAfter, JSON.stringify(gateway));
+      } finally {
+        await behindGateway.close();
+      }
+    }
+  });
+
   test('a 2xx mint answer missing documented fields is internal_error', async () => {
     const partial = await mountMiddleware(watch, {
       apiKey: sandbox.apiKey,

@@ -1,8 +1,15 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
+import { formEmbedSessions } from '@form-embed/express';
 import { mintPath, SessionErrorBodySchema } from '@form-embed/protocol';
 import { fixtureIds, type Sandbox, startSandbox } from '@form-embed/sandbox';
-import { mountMiddleware, openForm, PORTAL_SESSION_HEADER } from './helpers/harness.js';
+import { createServer } from './helpers/create-server.js';
+import {
+  mountMiddleware,
+  openForm,
+  PORTAL_SESSION_HEADER,
+  resolvePortalUser,
+} from './helpers/harness.js';
 import { SecretWatch } from './helpers/secret-watch.js';
 
 const watch = new SecretWatch();
@@ -119,6 +126,58 @@ test('the mount path in another case counts under the same limit: Express matche
       statuses.push(answer.status);
     }
     assert.deepEqual(statuses, [200, 200, 429, 429]);
+  } finally {
+    await portal.close();
+  }
+});
+
+test('a mount path with parameters counts one user once, not once per value, and asks for limit.prefix in the log', async () => {
+  const logged: string[] = [];
+  const middleware = formEmbedSessions({
+    apiKey: sandbox.apiKey,
+    baseUrl: sandbox.baseUrl,
+    resolveUser: resolvePortalUser,
+    limit: { mints: 1 },
+    logger: { warn: () => {}, error: (message) => logged.push(message) },
+  });
+  const server = await createServer(middleware, '/t/:org/form-sessions');
+  try {
+    const statuses = [];
+    for (const org of ['a', 'b', 'c']) {
+      const answer = await fetch(
+        `${server.endpoint.replace(':org', org)}${mintPath(microsoftForm)}`,
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', [PORTAL_SESSION_HEADER]: 'adele' },
+          body: '{}',
+        },
+      );
+      watch.record(answer, await answer.text());
+      statuses.push(answer.status);
+    }
+    assert.deepEqual(statuses, [200, 429, 429]);
+    assert.equal(
+      logged.filter((line) => line.includes('limit.prefix')).length,
+      1,
+      logged.join('\n'),
+    );
+  } finally {
+    await server.close();
+  }
+});
+
+test('a window longer than maxRetryAfterSeconds is told as that cap in Retry-After', async () => {
+  const portal = await mountMiddleware(watch, {
+    apiKey: sandbox.apiKey,
+    baseUrl: sandbox.baseUrl,
+    limit: { mints: 1, windowMs: 600_000 },
+    maxRetryAfterSeconds: 30,
+  });
+  try {
+    assert.equal((await portal.mint(microsoftForm, { session: 'adele' })).status, 200);
+    const refused = await portal.mint(microsoftForm, { session: 'adele' });
+    assert.equal(refused.status, 429, refused.text);
+    assert.equal(refused.headers.get('retry-after'), '30');
   } finally {
     await portal.close();
   }

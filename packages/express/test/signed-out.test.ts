@@ -142,6 +142,30 @@ describe('a mint with nobody signed in (docs/contract.md#portal-codes)', () => {
     }
   });
 
+  test('a resolveUser answer that names nobody ({clientId: undefined}, empty strings) is signed out, not one user shared by all', async () => {
+    for (const nobody of [
+      {},
+      { clientId: undefined, userIdentifier: undefined },
+      { userIdentifier: '' },
+    ]) {
+      const careless = await mountMiddleware(watch, {
+        apiKey: sandbox.apiKey,
+        baseUrl: sandbox.baseUrl,
+        resolveUser: () => nobody,
+      });
+      try {
+        const mintsBefore = mintCount();
+        assertSignInRequired(await careless.mint({ kind: 'form', formId: forms.microsoft }));
+        assert.equal(mintCount(), mintsBefore, JSON.stringify(nobody));
+        assertSignInRequired(await careless.request('/forms'));
+        const open = await careless.mint({ kind: 'form', formId: forms.open });
+        assert.equal(MintResponseSchema.parse(open.body).provider, 'none', 'minted with no user');
+      } finally {
+        await careless.close();
+      }
+    }
+  });
+
   test('signing in again is all it takes: the same mint then succeeds', async () => {
     const answer = await portal.mint(
       { kind: 'form', formId: forms.microsoft },

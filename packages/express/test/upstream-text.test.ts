@@ -109,6 +109,8 @@ describe("the service's refusals towards the browser (docs/contract.md#session-e
       })),
       // 300 is no redirect to fetch: the answer arrives, but refuses nothing a status can say.
       { code: 'brand_new_refusal', status: 300 },
+      // Past 599 is no HTTP status the browser should be given.
+      { code: 'brand_new_refusal', status: 799 },
     ];
     for (const { code, status } of cases) {
       sandbox.control.fail({
@@ -194,6 +196,13 @@ describe('Retry-After towards the browser (docs/contract.md#retry-after)', () =>
       assert.equal(answer.status, 429, answer.text);
       assert.equal(answer.headers.get('retry-after'), '60', String(retryAfter));
     }
+  });
+
+  test('rate_limited on another status is still a 429, and still says how long to wait', async () => {
+    sandbox.control.fail({ kind: 'error', code: 'rate_limited', status: 503, scope: 'session' });
+    const answer = await portal.mint(microsoftForm, { session: 'adele' });
+    assert.equal(answer.status, 429, answer.text);
+    assert.equal(answer.headers.get('retry-after'), '60');
   });
 
   test('the cap is the maxRetryAfterSeconds option', async () => {

@@ -15,15 +15,17 @@ export interface SessionErrorBody {
 
 /**
  * Reads a SessionError body leniently: a code this release does not know is kept as it is
- * (the contract says new causes appear as new codes), a missing or malformed code becomes
- * `unknown`. Returns undefined when the body is not a SessionError at all.
+ * (the contract says new causes appear as new codes). Returns undefined when the body is not a
+ * SessionError: the contract never omits `code`, so an `{error}` without a code (a gateway's
+ * `{error: {code: 503}}`, say) is read by its HTTP status instead.
  */
 export function readSessionError(body: unknown): SessionErrorDetail | undefined {
   const error = (body as Partial<Record<'error', unknown>> | null | undefined)?.error;
   if (typeof error !== 'object' || !error || Array.isArray(error)) return undefined;
   const { code, message, retryable } = error as Record<string, unknown>;
+  if (typeof code !== 'string' || !code) return undefined;
   return {
-    code: (typeof code === 'string' && code) || 'unknown',
+    code,
     message: typeof message === 'string' ? message : '',
     retryable: retryable === true,
   };

@@ -87,9 +87,12 @@ test('a new code is one written as the table writes its codes, that neither the 
   assert.equal(isNewSessionErrorCode(`x${'y'.repeat(63)}`), true, '64 characters');
 });
 
-test('a missing or malformed code reads as unknown and not retryable', () => {
-  assert.deepEqual(readSessionError({ error: { retryable: 'yes' } }), {
-    code: 'unknown',
+test('an error without a code is not a SessionError; a malformed message or retryable is read leniently', () => {
+  for (const error of [{ retryable: true }, { code: 503, message: 'Bad gateway' }, { code: '' }]) {
+    assert.equal(readSessionError({ error }), undefined, JSON.stringify(error));
+  }
+  assert.deepEqual(readSessionError({ error: { code: 'unavailable', message: 7, retryable: 'yes' } }), {
+    code: 'unavailable',
     message: '',
     retryable: false,
   });
