@@ -91,11 +91,14 @@ test('an error without a code is not a SessionError; a malformed message or retr
   for (const error of [{ retryable: true }, { code: 503, message: 'Bad gateway' }, { code: '' }]) {
     assert.equal(readSessionError({ error }), undefined, JSON.stringify(error));
   }
-  assert.deepEqual(readSessionError({ error: { code: 'unavailable', message: 7, retryable: 'yes' } }), {
-    code: 'unavailable',
-    message: '',
-    retryable: false,
-  });
+  assert.deepEqual(
+    readSessionError({ error: { code: 'unavailable', message: 7, retryable: 'yes' } }),
+    {
+      code: 'unavailable',
+      message: '',
+      retryable: false,
+    },
+  );
   assert.equal(readSessionError({ error: 'plain' }), undefined);
   assert.equal(readSessionError('nope'), undefined);
 });
