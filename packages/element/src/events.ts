@@ -13,8 +13,9 @@ export interface FormEmbedSessionEvent extends Event {
 }
 
 /**
- * `form-embed-remint`, before a remint that the framed page asked for. Cancelable:
- * `preventDefault()` keeps the current frame and leaves reminting to the page (`remint()`).
+ * `form-embed-remint`: the framed page asked for a remint. Cancelable: `preventDefault()` keeps
+ * the current frame, counts for nothing towards the remint bound, and leaves reminting to the
+ * page (`remint()`). Past the bound the element stops (`failed`) instead of reminting.
  */
 export interface FormEmbedRemintEvent extends Event {
   /** The state the framed page posted. */

@@ -25,7 +25,7 @@ export type { FetchSession, FormEmbedState } from './types.js';
  * @attr {string} core-slug - The Core form to frame. Set exactly one of `form-id` and `core-slug`.
  * @attr {FormEmbedState} state - Read-only, reflects the lifecycle.
  * @fires {FormEmbedSessionEvent} form-embed-session - A session was framed.
- * @fires {FormEmbedRemintEvent} form-embed-remint - Cancelable, before a remint the page asked for.
+ * @fires {FormEmbedRemintEvent} form-embed-remint - Cancelable: the framed page asked for a remint.
  * @fires {FormEmbedErrorEvent} form-embed-error - A mint failed.
  * @fires {FormEmbedNoticeEvent} form-embed-notice - Cancelable, before the lapse notice.
  * @slot loading - Replaces the built-in status while minting or waiting to retry.
@@ -55,7 +55,8 @@ export class FormEmbedElement extends FormEmbedProperties {
 
   /** Mints a fresh session now and frames it, whatever the current state. */
   remint() {
-    this.#restart();
+    // Before the first update, that update's mint is the fresh one: a second would be wasted.
+    if (this.#run) this.#restart();
   }
 
   // The run starts from the next update, so properties set in the same task as the connection
@@ -148,12 +149,13 @@ export class FormEmbedElement extends FormEmbedProperties {
         this.#set('minting', 'loading');
         const session = await minted;
         if (signal.aborted) return;
-        // A handle is single use and short-lived: never frame one that may lapse while loading.
+        // A handle is single use and short-lived: one that may lapse while the page loads is a
+        // failed attempt (a slow mint), retried as any other, never framed.
         const { expiresIn } = session;
         if (expiresIn && Date.now() - started > (expiresIn - FRESHNESS_MARGIN_S) * 1000) {
-          if (this.#mayRemint()) this.#restart();
-        } else this.#frame(session, attempt, signal);
-        return;
+          throw mintFailure('unavailable', true);
+        }
+        return this.#frame(session, attempt, signal);
       } catch (error) {
         if (signal.aborted || !(await this.#failed(error, attempt, signal))) return;
       }
@@ -168,12 +170,15 @@ export class FormEmbedElement extends FormEmbedProperties {
     if (willRetry) this.#set('waiting', 'retrying');
     // Try again only where trying again can change the outcome: a retryable failure, or a code
     // this release does not know (even one the page words apart).
-    else
+    else {
       this.#set(
         'failed',
         key,
         retryable || failureKey(code, messages) === 'unknown' ? 'retry' : '',
       );
+      // Focus was on Try again, or in the form, when the run began: it goes to Try again.
+      this.#focus(this.renderRoot.querySelector('button'));
+    }
     fire(this, 'form-embed-error', { code, status, retryable, retryAfter, willRetry });
     // A listener may have started a new run (remint) or ended this one (disconnect).
     if (!willRetry || signal.aborted) return;
@@ -193,10 +198,11 @@ export class FormEmbedElement extends FormEmbedProperties {
       frame.remove();
     });
     listenToFrame(frame, embedOrigin, signal, (state) => {
+      // A remint the page cancelled is none: it keeps the frame and counts for nothing. One a
+      // listener made itself (remint(), which ends this run) counts as the element's would.
       if (
+        (fire(this, 'form-embed-remint', { reason: state }, true) || signal.aborted) &&
         this.#mayRemint() &&
-        fire(this, 'form-embed-remint', { reason: state }, true) &&
-        // A listener that called remint() itself has started the next run already.
         !signal.aborted
       ) {
         this.#restart(false, state === 'expired');
@@ -212,9 +218,12 @@ export class FormEmbedElement extends FormEmbedProperties {
     fire(this, 'form-embed-session', { provider, expiresIn, embedOrigin, attempt });
   }
 
-  /** Focuses `frame` if the element owes it focus and nothing on the page has taken it since. */
-  #focus(frame: HTMLIFrameElement | null) {
-    if (this.#refocus && document.activeElement === document.body) frame?.focus();
+  /**
+   * Focuses `target` (the frame, or Try again) if the element owes focus and nothing on the page
+   * has taken it since.
+   */
+  #focus(target: HTMLElement | null) {
+    if (this.#refocus && document.activeElement === document.body) target?.focus();
     this.#refocus = false;
   }
 

@@ -42,12 +42,12 @@ export const FAILURE_GROUPS: Record<string, string> = {
 };
 
 /**
- * The key `code` reads as in `from`: its own, its group's, or `unknown` for any other code. Codes
- * are snake_case or a group's key; the other keys are sentences of other states, which a transport
- * failing with `loading` must not show as its failure.
+ * The key `code` reads as in `from`: its own (a page's message for that code, or a group's key),
+ * its group's, or `unknown` for any other code. The other keys are the sentences of other states;
+ * the middleware never passes on a code named as one (`ELEMENT_SENTENCE_KEYS`).
  */
 export function failureKey(code: string, from: MessageOverrides): string {
-  if (Object.hasOwn(from, code) && (code in FAILURE_GROUPS || code.includes('_'))) return code;
+  if (Object.hasOwn(from, code)) return code;
   for (const key in FAILURE_GROUPS) if (FAILURE_GROUPS[key]?.split(' ').includes(code)) return key;
   return 'unknown';
 }

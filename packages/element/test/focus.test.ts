@@ -19,17 +19,47 @@ function focusedIn(element: Element) {
 }
 
 describe('<form-embed> focus', () => {
-  it('Try again hands focus to the new frame once it is framed', async () => {
-    const { element, calls } = await mount();
-    calls[0]?.reject(failure('unknown'));
-    await settle(element);
-    const retry = statusOf(element).querySelector<HTMLButtonElement>('[part=retry]');
+  /** Mounts, fails the first mint, then focuses and clicks Try again (the second mint is due). */
+  async function tryAgainByKeyboard() {
+    const mounted = await mount();
+    mounted.calls[0]?.reject(failure('unknown'));
+    await settle(mounted.element);
+    const retry = statusOf(mounted.element).querySelector<HTMLButtonElement>('[part=retry]');
     retry?.focus();
     retry?.click();
+    return mounted;
+  }
+
+  it('Try again hands focus to the new frame once it is framed', async () => {
+    const { element, calls } = await tryAgainByKeyboard();
     calls[1]?.resolve(session());
     await settle(element);
     expect(element.state).to.equal('framed');
     expect(focusedIn(element)).to.equal('iframe frame');
+  });
+
+  it('Try again that fails again hands focus to the new Try again, not to the page', async () => {
+    const { element, calls } = await tryAgainByKeyboard();
+    calls[1]?.reject(failure('unknown'));
+    await settle(element);
+    expect(element.state).to.equal('failed');
+    expect(focusedIn(element)).to.equal('button retry');
+  });
+
+  it('a frame that had focus, whose remint fails, hands it to Try again', async () => {
+    const { element, calls } = await mountFramed();
+    frameOf(element)?.focus();
+    post(errorMessage('error'), embedOrigin, frameOf(element)?.contentWindow ?? null);
+    calls[1]?.reject(failure('unknown'));
+    await settle(element);
+    expect(focusedIn(element)).to.equal('button retry');
+  });
+
+  it('a failure without Try again takes no focus the user did not give the element', async () => {
+    const { element, calls } = await mount();
+    calls[0]?.reject(failure('form_not_found'));
+    await settle(element);
+    expect(document.activeElement).to.equal(document.body);
   });
 
   it('a repaint that changes nothing in the status leaves focus on its button', async () => {

@@ -1,4 +1,5 @@
 import { expect } from '@open-wc/testing';
+import { messages } from '../src/index.js';
 import {
   embedOrigin,
   embedUrl,
@@ -10,6 +11,7 @@ import {
   record,
   session,
   settle,
+  statusOf,
 } from './helpers.js';
 
 describe('<form-embed> framing', () => {
@@ -59,18 +61,35 @@ describe('<form-embed> framing', () => {
     expect(frameOf(element)?.src).to.equal(answer.embedUrl);
   });
 
-  it('throws away an answer older than its expiresIn less the safety margin and remints', async () => {
+  it('throws away an answer older than its expiresIn less the safety margin: a failed attempt, retried', async () => {
     const { element, calls, clock } = await mount();
+    const events = record(element, 'form-embed-error');
     const stale = session({ expiresIn: 120 });
     await clock.tick(110_001);
     calls[0]?.resolve(stale);
     await settle(element);
-    expect(calls).to.have.length(2);
     expect(frameOf(element)).to.equal(null);
+    expect(events[0]).to.include({ code: 'unavailable', retryable: true, willRetry: true });
+    expect(element.state).to.equal('waiting');
+    await clock.tick(1_100); // the first retry's wait, jitter included
+    expect(calls).to.have.length(2);
     const fresh = session();
     calls[1]?.resolve(fresh);
     await settle(element);
     expect(frameOf(element)?.src).to.equal(fresh.embedUrl);
+  });
+
+  it('answers that keep arriving stale end as unavailable after the attempts, not as a storm of the framed page', async () => {
+    const { element, calls, clock } = await mount();
+    for (let attempt = 0; attempt < 4; attempt++) {
+      await clock.tick(110_001);
+      calls[attempt]?.resolve(session({ expiresIn: 120 }));
+      await settle(element);
+      await clock.tick(10_000); // past any retry wait
+    }
+    expect(calls).to.have.length(4);
+    expect(element.state).to.equal('failed');
+    expect(statusOf(element).textContent).to.equal(`${messages.unavailable}${messages.retry}`);
   });
 
   it('frames an answer with expiresIn 0 (no handle) however long the mint took', async () => {

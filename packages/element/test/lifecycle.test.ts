@@ -15,6 +15,22 @@ describe('<form-embed> lifecycle', () => {
     expect(frameOf(element)?.getAttribute('part')).to.equal('frame');
   });
 
+  it('remint() in the task that connected it sends one request, not two', async () => {
+    const stub = sessionStub();
+    const element = document.createElement('form-embed') as FormEmbedElement;
+    element.setAttribute('form-id', 'f1');
+    element.fetchSession = stub.fetchSession;
+    document.body.append(element);
+    try {
+      element.remint();
+      await settle(element);
+      expect(stub.calls).to.have.length(1);
+      expect(stub.calls[0]?.signal.aborted).to.equal(false);
+    } finally {
+      element.remove();
+    }
+  });
+
   it('mints a Core form by core-slug', async () => {
     const stub = sessionStub();
     await fixture(

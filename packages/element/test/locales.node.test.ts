@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { readdir } from 'node:fs/promises';
 import { describe, test } from 'node:test';
+import { ELEMENT_SENTENCE_KEYS } from '@form-embed/protocol';
 import { PortalErrorCodes, SessionErrorCodes } from '@form-embed/protocol/browser';
-import { failureKey, type Messages, messages } from '../src/messages.js';
+import { FAILURE_GROUPS, failureKey, type Messages, messages } from '../src/messages.js';
 import { UNTRUSTED_ORIGIN } from '../src/origins.js';
 import { LOCALES } from './bundle-size.js';
 
@@ -62,5 +63,13 @@ describe('messages of every shipped locale', () => {
       'user_not_found',
     );
     assert.equal(failureKey('toString', messages), 'unknown');
+    // One word is a code too: a page words a new `suspended` apart.
+    assert.equal(failureKey('suspended', { ...messages, suspended: 'Paused' }), 'suspended');
+  });
+
+  test('the sentence keys, which no code may take, are ELEMENT_SENTENCE_KEYS: the middleware passes on no code named as one', () => {
+    const failureKeys = new Set([...Object.keys(FAILURE_GROUPS), ...codes]);
+    const sentences = Object.keys(messages).filter((key) => !failureKeys.has(key));
+    assert.deepEqual(sentences.sort(), [...ELEMENT_SENTENCE_KEYS].sort());
   });
 });

@@ -1,5 +1,5 @@
 import { expect, fixture, html } from '@open-wc/testing';
-import type { FormEmbedElement } from '../src/index.js';
+import { type FormEmbedElement, messages } from '../src/index.js';
 import {
   embedOrigin,
   embedUrl,
@@ -11,6 +11,7 @@ import {
   session,
   sessionStub,
   settle,
+  statusOf,
   when,
 } from './helpers.js';
 
@@ -88,6 +89,35 @@ describe('<form-embed> embed messages', () => {
     expect(calls).to.have.length(1);
     expect(frameOf(element)).to.equal(frame);
     expect(element.state).to.equal('framed');
+  });
+
+  it('a cancelled remint counts for nothing: a page that cancels every one keeps its frame, told of each', async () => {
+    const { element, calls } = await mountFramed();
+    const frame = frameOf(element);
+    const remints = record(element, 'form-embed-remint');
+    element.addEventListener('form-embed-remint', (event) => event.preventDefault());
+    for (let i = 0; i < 8; i++) post(errorMessage(), embedOrigin, frame?.contentWindow ?? null);
+    await settle(element);
+    expect(remints).to.have.length(8);
+    expect(calls).to.have.length(1);
+    expect(frameOf(element)).to.equal(frame);
+    expect(element.state).to.equal('framed');
+  });
+
+  it('remints a listener makes itself count towards the bound: a page that always does is stopped', async () => {
+    const { element, calls } = await mountFramed();
+    element.addEventListener('form-embed-remint', (event) => {
+      event.preventDefault();
+      element.remint();
+    });
+    for (let i = 1; i <= 5; i++) {
+      post(errorMessage(), embedOrigin, frameOf(element)?.contentWindow ?? null);
+      calls[i]?.resolve(session());
+      await settle(element);
+    }
+    expect(calls).to.have.length(6);
+    expect(element.state).to.equal('failed');
+    expect(statusOf(element).textContent).to.contain(messages.storm);
   });
 
   it('several elements on a page never react to each other’s frames', async () => {

@@ -67,6 +67,21 @@ describe('<form-embed> development warnings', () => {
     expect(seen.join()).to.contain('allowedEndpointOrigins');
   });
 
+  it('a message override with no text (a missing translation): names the keys and says to leave them out', async () => {
+    const seen = await warnings(() =>
+      embed(
+        html`<form-embed
+          form-id="a"
+          .messages=${{ retry: undefined, loading: 'Laden' }}
+          .fetchSession=${fetchSession}
+        ></form-embed>`,
+      ),
+    );
+    expect(seen.join()).to.contain(
+      'its messages property has no text for retry, so those show empty. Leave a key out to keep its default.',
+    );
+  });
+
   it('a well-formed element warns of nothing, however often it updates', async () => {
     const seen = await warnings(async () => {
       const element = await embed(

@@ -33,4 +33,4 @@ export {
   SessionErrorBodySchema,
 } from './schemas.js';
 export { defaultServicePaths, expandPath, type ServicePaths } from './service-paths.js';
-export { isNewSessionErrorCode } from './session-error-codes.js';
+export { ELEMENT_SENTENCE_KEYS, isNewSessionErrorCode } from './session-error-codes.js';

@@ -59,10 +59,31 @@ export function knownSessionErrorCode(code: string): KnownSessionErrorCode {
 const CODE_FORM = /^[a-z][a-z0-9_]{0,63}$/;
 
 /**
+ * The names the element's messages give its own sentences (the status lines and buttons). The
+ * element words a code by the message of that name, so a code named as one of these would be
+ * told as "Loading the form…": none is taken for a new code.
+ */
+export const ELEMENT_SENTENCE_KEYS: readonly string[] = [
+  'loading',
+  'retrying',
+  'offline',
+  'storm',
+  'retry',
+  'lapsed',
+  'dismiss',
+  'frame',
+];
+
+/**
  * True for a code the table does not have, written as its codes are: a refusal the service added
- * after this release (docs/contract.md#session-errors). A portal code is not one: the service
- * never sends those.
+ * after this release (docs/contract.md#session-errors). A portal code is not one (the service
+ * never sends those), nor one of the element's sentence names.
  */
 export function isNewSessionErrorCode(code: string): boolean {
-  return CODE_FORM.test(code) && !isKnownSessionErrorCode(code) && !isPortalErrorCode(code);
+  return (
+    CODE_FORM.test(code) &&
+    !isKnownSessionErrorCode(code) &&
+    !isPortalErrorCode(code) &&
+    !ELEMENT_SENTENCE_KEYS.includes(code)
+  );
 }

@@ -72,6 +72,12 @@ test('a new code is one written as the table writes its codes, that neither the 
   assert.equal(isNewSessionErrorCode('rate_limited'), false, 'in the table');
   assert.equal(isNewSessionErrorCode('unknown'), false, 'in the table');
   assert.equal(isNewSessionErrorCode('sign_in_required'), false, 'a portal code');
+  assert.equal(isNewSessionErrorCode('suspended'), true, 'one word is a code too');
+  assert.equal(
+    isNewSessionErrorCode('loading'),
+    false,
+    "the name of one of the element's sentences",
+  );
   for (const code of [
     '',
     'Seat_Limit',

@@ -40,6 +40,20 @@ export function misuses(element: FormEmbedElement): string[] {
       `its endpoint is on another origin (${origin}), so it refuses to mint there. Mount the middleware on this page's origin, or list ${origin} in the element's allowedEndpointOrigins property.`,
     );
   }
+  // `{retry: t('retry')}` with the translation missing: the spread keeps the key, so the sentence
+  // (a button's name, too) shows empty instead of falling back to the default.
+  for (const [where, given] of [
+    ['messages property', element.messages],
+    ['FormEmbedElement.messages', FormEmbedElement.messages],
+  ] as const) {
+    const texts: Record<string, unknown> = given ?? {};
+    const blank = Object.keys(texts).filter((key) => typeof texts[key] !== 'string');
+    if (blank.length > 0) {
+      found.push(
+        `its ${where} has no text for ${blank.join(', ')}, so those show empty. Leave a key out to keep its default.`,
+      );
+    }
+  }
   return found;
 }
 
