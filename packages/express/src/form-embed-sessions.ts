@@ -6,6 +6,7 @@ import express, {
   type Response,
   type Router,
 } from 'express';
+import { corsForAllowedOrigins } from './allowed-origins-cors.js';
 import { CatalogueReads } from './catalogue-reads.js';
 import { catalogueRoute, requireSignInForCatalogue } from './catalogue-route.js';
 import { refuseCrossSite } from './csrf.js';
@@ -46,6 +47,8 @@ export function formEmbedSessions(options: FormEmbedSessionsOptions): Router {
   });
 
   const router = express.Router();
+  // Before the cross-site check: a preflight from an allowed origin is answered here.
+  if (config.allowedOrigins.size > 0) router.use(corsForAllowedOrigins(config.allowedOrigins));
   router.use(noStoreSameSite(config.allowedOrigins));
   router.post('/forms/:formId/session', mintSession);
   router.post('/core-forms/:slug/session', mintSession);

@@ -165,3 +165,71 @@ describe('Origin and Sec-Fetch-Site, each combination', () => {
     }
   });
 });
+
+describe('CORS, for allowedOrigins only', () => {
+  const preflight = (origin: string, path = mintPathOfOpenForm) =>
+    portal.request(path, {
+      method: 'OPTIONS',
+      headers: {
+        origin,
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type,x-csrf-token',
+        'sec-fetch-site': 'same-site',
+      },
+    });
+
+  test("an allowed origin's preflight is granted, with credentials, for the headers it asks", async () => {
+    const answer = await preflight(ALLOWED_ORIGIN);
+    assert.equal(answer.status, 204, answer.text);
+    assert.equal(answer.headers.get('access-control-allow-origin'), ALLOWED_ORIGIN);
+    assert.equal(answer.headers.get('access-control-allow-credentials'), 'true');
+    assert.match(answer.headers.get('access-control-allow-methods') ?? '', /\bPOST\b/);
+    assert.equal(answer.headers.get('access-control-allow-headers'), 'content-type,x-csrf-token');
+    assert.match(answer.headers.get('vary') ?? '', /Origin/);
+  });
+
+  test("an allowed origin's mint and catalogue answers are readable by its page", async () => {
+    const headers = { origin: ALLOWED_ORIGIN, 'sec-fetch-site': 'same-site' };
+    for (const answer of [
+      await portal.mint(openForm, { session: 'adele', headers }),
+      await portal.request('/forms', { session: 'adele', headers }),
+    ]) {
+      assert.equal(answer.status, 200, answer.text);
+      assert.equal(answer.headers.get('access-control-allow-origin'), ALLOWED_ORIGIN);
+      assert.equal(answer.headers.get('access-control-allow-credentials'), 'true');
+    }
+  });
+
+  test('any other origin gets no CORS header: its preflight and its request are forbidden', async () => {
+    const before = portal.upstream.length;
+    const answers = [
+      await preflight('https://evil.example'),
+      await portal.mint(openForm, {
+        session: 'adele',
+        headers: { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' },
+      }),
+    ];
+    for (const answer of answers) {
+      assertRefused(answer, 'forbidden', 403);
+      assert.equal(answer.headers.get('access-control-allow-origin'), null);
+    }
+    assert.deepEqual(portal.upstream.slice(before), []);
+  });
+
+  test('without allowedOrigins, no origin is ever granted CORS', async () => {
+    const closed = await mountMiddleware(watch, {
+      apiKey: sandbox.apiKey,
+      baseUrl: sandbox.baseUrl,
+    });
+    try {
+      const own = new URL(closed.server.endpoint).origin;
+      const answer = await closed.request(mintPathOfOpenForm, {
+        method: 'OPTIONS',
+        headers: { origin: own, 'access-control-request-method': 'POST' },
+      });
+      assert.equal(answer.headers.get('access-control-allow-origin'), null);
+    } finally {
+      await closed.close();
+    }
+  });
+});
