@@ -40,8 +40,9 @@ export function formEmbedSessions(options: FormEmbedSessionsOptions): Router {
     client,
     embedOrigins,
     authorize: config.authorize,
+    timeoutMs: config.timeoutMs,
     logger,
-    resolveUser: userResolver(config.resolveUser, logger),
+    resolveUser: userResolver(config.resolveUser, logger, config.timeoutMs),
     refuseSignedOut: signedOutRefusal(reads, logger),
     mintLimit: limits.mint,
   });
@@ -54,10 +55,12 @@ export function formEmbedSessions(options: FormEmbedSessionsOptions): Router {
   router.post('/core-forms/:slug/session', mintSession);
   router.get(
     CATALOGUE_PATH,
-    forwardRejection(resolveUserOnServer(config.resolveUser, logger)),
+    forwardRejection(resolveUserOnServer(config.resolveUser, logger, config.timeoutMs)),
     requireSignInForCatalogue(config.catalogue.anonymous),
     limits.catalogue,
-    forwardRejection(catalogueRoute({ reads, authorize: config.authorize, logger })),
+    forwardRejection(
+      catalogueRoute({ reads, authorize: config.authorize, timeoutMs: config.timeoutMs, logger }),
+    ),
   );
   router.use(noSuchRoute);
   router.use(answerError(logger));

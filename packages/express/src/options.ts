@@ -62,7 +62,11 @@ export interface FormEmbedSessionsOptions {
    * `defaultServicePaths` from `@form-embed/protocol` (the sandbox's paths).
    */
   paths?: Partial<ServicePaths>;
-  /** How long one upstream request may take, in milliseconds, before it counts as `unavailable`. Defaults to `10_000`. */
+  /**
+   * How long one upstream request may take, in milliseconds, before it counts as `unavailable`;
+   * also how long one call of `resolveUser` or `authorize` may take before it counts as
+   * `internal_error`. Defaults to `10_000`.
+   */
   timeoutMs?: number;
   /** The per-user mint limit. Defaults to 10 mints per user per minute, in memory. */
   limit?: MintLimitOptions;

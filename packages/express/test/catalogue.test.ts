@@ -3,6 +3,7 @@ import { after, before, beforeEach, test } from 'node:test';
 import type { Catalogue } from '@form-embed/protocol';
 import { SessionErrorBodySchema } from '@form-embed/protocol';
 import { fixtureIds, type Sandbox, startSandbox } from '@form-embed/sandbox';
+import FakeTimers from '@sinonjs/fake-timers';
 import { type Answer, type MountedMiddleware, mountMiddleware } from './helpers/harness.js';
 import { SecretWatch } from './helpers/secret-watch.js';
 
@@ -195,6 +196,63 @@ test('a resolveUser that throws or returns something that is not a user is inter
       );
     } finally {
       await broken.close();
+    }
+  }
+});
+
+// A bound of its own: without the middleware's, the mint would wait for ever.
+test('a resolveUser or authorize that never settles is internal_error once timeoutMs has passed, logged, with no mint', {
+  timeout: 10_000,
+}, async () => {
+  const TIMEOUT_MS = 300;
+  for (const name of ['resolveUser', 'authorize'] as const) {
+    let reached: () => void = () => {};
+    const stuckCalled = new Promise<void>((resolve) => {
+      reached = resolve;
+    });
+    const never = () => {
+      reached();
+      return new Promise<never>(() => {});
+    };
+    const stuck = await mountMiddleware(watch, {
+      apiKey: sandbox.apiKey,
+      baseUrl: sandbox.baseUrl,
+      timeoutMs: TIMEOUT_MS,
+      [name]: never,
+    });
+    // Only the middleware's timers: sockets and the portal's server keep real time.
+    const clock = FakeTimers.install({
+      toFake: ['setTimeout', 'clearTimeout'],
+      shouldClearNativeTimers: true,
+    });
+    try {
+      const logsBefore = watch.logLines.length;
+      let settled = false;
+      const answered = stuck
+        .mint({ kind: 'form', formId: forms.microsoft }, { session: 'adele' })
+        .finally(() => {
+          settled = true;
+        });
+      await stuckCalled;
+      await clock.tickAsync(TIMEOUT_MS - 1);
+      assert.equal(settled, false, `${name}: not answered before timeoutMs`);
+      await clock.tickAsync(1);
+      const answer = await answered;
+      assert.equal(answer.status, 500, answer.text);
+      assert.equal(SessionErrorBodySchema.parse(answer.body).error.code, 'internal_error');
+      const log = `${name} did not answer within timeoutMs (${TIMEOUT_MS} ms)`;
+      assert.ok(
+        watch.logLines.slice(logsBefore).some((line) => line.message === log),
+        log,
+      );
+      assert.deepEqual(
+        stuck.upstream.filter((call) => call.method === 'POST'),
+        [],
+        'no mint was spent',
+      );
+    } finally {
+      clock.uninstall();
+      await stuck.close();
     }
   }
 });
