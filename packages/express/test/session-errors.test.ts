@@ -12,6 +12,8 @@ let sandbox: Sandbox;
 const retryAfterOf: Record<string, string | 'seconds'> = {
   rate_limited: 'seconds',
   microsoft_unavailable: '30',
+  // An injected 503 says 1 s unless its fault gives another wait.
+  unavailable: '1',
 };
 
 before(async () => {

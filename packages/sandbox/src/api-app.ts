@@ -15,6 +15,10 @@ import type { SandboxControl } from './control.js';
 import { controlRouter } from './control-router.js';
 import type { Fault } from './faults.js';
 import type { SandboxState } from './sandbox-state.js';
+
+/** The wait an injected 429 or 503 tells, unless its spec gives one (or `null`). */
+const DEFAULT_FAULT_RETRY_AFTER_S = 1;
+
 import { sleep } from './sleep.js';
 
 export const CONTROL_PATH = '/__sandbox/control';
@@ -90,9 +94,16 @@ async function answeredFault(
         .send('<html><body><h1>Bad gateway</h1><p>This is not JSON.</p></body></html>');
       return true;
     case 'error': {
-      if (fault.retryAfter !== undefined) res.set('Retry-After', String(fault.retryAfter));
       const message = fault.message ?? `Injected fault: ${fault.code}.`;
       const status = fault.status ?? statusOfSessionErrorCode(fault.code, 400);
+      // As the service answers them, a 429 or 503 says how long to wait unless told otherwise.
+      const retryAfter =
+        fault.retryAfter === undefined && (status === 429 || status === 503)
+          ? DEFAULT_FAULT_RETRY_AFTER_S
+          : fault.retryAfter;
+      if (retryAfter !== undefined && retryAfter !== null) {
+        res.set('Retry-After', String(retryAfter));
+      }
       if (session) {
         sendSessionError(res, fault.code, message, {
           status,

@@ -49,6 +49,11 @@ export function createEmbedOriginApp(state: SandboxState, kind: EmbedOriginKind)
     next();
   });
   const prefix = kind === 'forms' ? '/f/:id' : '/c/:id';
+  // Express answers HEAD with the GET route: a link checker's HEAD would spend the handle, or
+  // the one `expired` a lapsed session posts. The pages are framed with GET only.
+  app.head([prefix, `${prefix}/s/:sessionId`], (_req: Request, res: Response) => {
+    res.status(405).set('Allow', 'GET').end();
+  });
   app.get(prefix, redeemHandle(origin));
   app.get(`${prefix}/s/:sessionId`, showSession(origin));
   app.post(`${prefix}/submit`, submitAnonymous(origin));

@@ -15,8 +15,11 @@ export type Fault =
       status?: number;
       /** Defaults to the code's retryable flag in the table, false for a code it lacks. */
       retryable?: boolean;
-      /** Sent as `Retry-After`: seconds, or a string such as an HTTP-date. */
-      retryAfter?: number | string;
+      /**
+       * Sent as `Retry-After`: seconds, or a string such as an HTTP-date. On a 429 or 503 it
+       * defaults to 1 s, as the service sends one; `null` sends none (a service breaking that).
+       */
+      retryAfter?: number | string | null;
       message?: string;
     }
   /** Wait before answering normally. */

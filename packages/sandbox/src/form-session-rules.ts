@@ -83,6 +83,10 @@ function decideGoogle(context: RuleContext, user: FormSessionUser | undefined): 
   const email = user?.userIdentifier;
   if (!email)
     return refuse('invalid_request', 'google forms need user.userIdentifier (a Workspace email).');
+  // The tenant is ignored on a google form, the client is not: it must be the organisation's.
+  if (user?.clientId && !organisationClient(context, user.clientId)) {
+    return refuse('client_not_found', `No client ${user.clientId} in this organisation.`);
+  }
   if (!EMAIL.test(email))
     return refuse('invalid_user_identifier', 'Google rejected the userIdentifier.');
   const domain = email.slice(email.lastIndexOf('@') + 1).toLowerCase();

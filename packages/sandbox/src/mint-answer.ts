@@ -11,6 +11,14 @@ export async function mint(state: SandboxState, call: Call): Promise<void> {
   const { req, res, route, organisationId, foreignOrigin } = call;
   const read = await readBody(req, res);
   if (!read.ok) return sendSessionError(res, 'invalid_request', read.message);
+  // Bodies are JSON in both directions (docs/contract.md): a body of another type is not read.
+  if (read.text !== '' && !req.is('application/json')) {
+    return sendSessionError(
+      res,
+      'invalid_request',
+      'Send the body as Content-Type: application/json.',
+    );
+  }
   const body = parseFormSessionBody(read.text);
   if ('ok' in body) return sendSessionError(res, body.code, body.message);
   const target: FormTarget =

@@ -24,7 +24,12 @@ interface HandleRecord {
 export interface StoreStats {
   handles: number;
   sessions: number;
+  /** Sessions past the horizon, kept only to be told as lapsed. */
+  lapsed: number;
 }
+
+/** Lapsed sessions kept past the horizon; the oldest goes first. */
+const MAX_LAPSED_SESSIONS = 100_000;
 
 /** A failed redemption: the handle is unknown, already used or too old (one answer for all). */
 export type Redemption = { ok: true; session: FormSessionRecord } | { ok: false };
@@ -36,16 +41,18 @@ export type Redemption = { ok: true; session: FormSessionRecord } | { ok: false 
  * Each mint first forgets what no request can need any more, on the sandbox's clock:
  * - a handle once redeemed (at once), or once older than `handleTtlSeconds`, and then its session
  *   too: never redeemed, so no page knows its URL;
- * - a session `2 × sessionTtlSeconds` after its mint. A lapsed session is kept for one more
- *   session TTL (the horizon), so a page reloaded or submitted after the lapse still gets the
- *   lapse page, posting `expired` once (docs/contract.md#embedded-form-message), not the
- *   sign-in error an unknown session gets. Past the horizon it answers as unknown.
- * Both maps are in mint order and the clock only moves forward, so pruning reads from the
+ * - a session `2 × sessionTtlSeconds` after its mint (the horizon) moves to the lapsed sessions,
+ *   of which the newest MAX_LAPSED_SESSIONS are kept. However long after the lapse a page is
+ *   reloaded or submitted, it gets the lapse page, posting `expired` once
+ *   (docs/contract.md#embedded-form-message: the contract sets no limit), not the sign-in error
+ *   an unknown session gets.
+ * The maps are in mint order and the clock only moves forward, so pruning reads from the
  * oldest and stops at the first record it keeps: amortised O(1) a mint.
  */
 export class SessionStore {
   #handles = new Map<string, HandleRecord>();
   #sessions = new Map<string, FormSessionRecord>();
+  #lapsed = new Map<string, FormSessionRecord>();
   #ttl: { handleTtlSeconds: number; sessionTtlSeconds: number };
   #now: () => number;
 
@@ -85,7 +92,7 @@ export class SessionStore {
   }
 
   session(id: string): FormSessionRecord | undefined {
-    return this.#sessions.get(id);
+    return this.#sessions.get(id) ?? this.#lapsed.get(id);
   }
 
   hasLapsed(session: FormSessionRecord): boolean {
@@ -123,16 +130,26 @@ export class SessionStore {
     for (const [id, session] of this.#sessions) {
       if (now - session.mintedAt < horizonMs) break;
       this.#sessions.delete(id);
+      this.#lapsed.set(id, session);
+    }
+    for (const id of this.#lapsed.keys()) {
+      if (this.#lapsed.size <= MAX_LAPSED_SESSIONS) break;
+      this.#lapsed.delete(id);
     }
   }
 
   counts(): StoreStats {
-    return { handles: this.#handles.size, sessions: this.#sessions.size };
+    return {
+      handles: this.#handles.size,
+      sessions: this.#sessions.size,
+      lapsed: this.#lapsed.size,
+    };
   }
 
   clear(): void {
     this.#handles.clear();
     this.#sessions.clear();
+    this.#lapsed.clear();
   }
 }
 

@@ -83,6 +83,19 @@ describe('sandbox.control: faults, latency, stats, forms domain, Microsoft conne
     assert.deepEqual(statuses, [500, 500, 200]);
   });
 
+  test('an injected 429 or 503 says how long to wait (1 s) unless its fault gives a wait, or null for none', async (t) => {
+    const sandbox = await sandboxFor(t);
+    const retryAfterOf = async (spec: { code: string; retryAfter?: number | null }) => {
+      sandbox.control.fail({ kind: 'error', scope: 'session', ...spec });
+      return (await requestSession(sandbox, microsoftForm, adele)).headers.get('retry-after');
+    };
+    assert.equal(await retryAfterOf({ code: 'rate_limited' }), '1');
+    assert.equal(await retryAfterOf({ code: 'microsoft_unavailable' }), '1');
+    assert.equal(await retryAfterOf({ code: 'unavailable', retryAfter: 7 }), '7');
+    assert.equal(await retryAfterOf({ code: 'rate_limited', retryAfter: null }), null);
+    assert.equal(await retryAfterOf({ code: 'forbidden' }), null, 'a 403 says nothing of waiting');
+  });
+
   test('a reset fault destroys the connection without an answer', async (t) => {
     const sandbox = await sandboxFor(t);
     sandbox.control.fail({ kind: 'reset', scope: 'session' });

@@ -70,6 +70,41 @@ describe('form-session rules', () => {
     assert.equal((await sessionError(stranger)).code, 'tenant_not_connected');
   });
 
+  test('a body that is not sent as application/json is invalid_request; no body is no user', async () => {
+    for (const type of ['text/plain', 'application/x-www-form-urlencoded']) {
+      const answer = await call(sandbox, sessionPath(microsoftForm), {
+        method: 'POST',
+        body: JSON.stringify({
+          user: { microsoftTenantId: tenants.contoso, userIdentifier: users.adele },
+        }),
+        headers: { 'content-type': type },
+      });
+      assert.equal(answer.status, 400, type);
+      assert.equal((await sessionError(answer)).code, 'invalid_request', type);
+    }
+    const open = await call(sandbox, sessionPath({ kind: 'form', formId: forms.open }), {
+      method: 'POST',
+    });
+    assert.equal(open.status, 200, 'an empty body needs no Content-Type');
+  });
+
+  test('a google form ignores the tenant but not the client: a clientId not of this organisation is client_not_found', async () => {
+    const google = { kind: 'form', formId: forms.google } as const;
+    const withTenant = await mintSession(sandbox, google, {
+      microsoftTenantId: tenants.unknown,
+      userIdentifier: users.alex,
+    });
+    assert.equal(withTenant.provider, 'google');
+    for (const clientId of [clients.otherOrg, 'client_missing']) {
+      const answer = await requestSession(sandbox, google, {
+        clientId,
+        userIdentifier: users.alex,
+      });
+      assert.equal(answer.status, 404, clientId);
+      assert.equal((await sessionError(answer)).code, 'client_not_found', clientId);
+    }
+  });
+
   test('a none form with no user gets provider none, no handle and expiresIn 0', async () => {
     const session = await mintSession(sandbox, { kind: 'form', formId: forms.open });
     assert.deepEqual(Object.keys(session).sort(), ['embedUrl', 'expiresIn', 'provider']);

@@ -56,6 +56,18 @@ describe('framed pages: handles, sessions and lapses', () => {
     assert.equal(reload.status, 200, 'a reload of the session URL does not redeem again');
   });
 
+  test('a HEAD of the embedUrl or of a lapsed session URL spends nothing: 405, GET only', async (t) => {
+    const sandbox = await sandboxFor(t);
+    const session = await mintSession(sandbox, microsoftForm, adele);
+    const head = await fetch(session.embedUrl, { method: 'HEAD', redirect: 'manual' });
+    assert.equal(head.status, 405);
+    assert.equal(head.headers.get('allow'), 'GET');
+    const sessionUrl = await redeem(session.embedUrl);
+    sandbox.control.expireSessions();
+    assert.equal((await fetch(sessionUrl, { method: 'HEAD' })).status, 405);
+    assert.equal(postedState(await (await fetch(sessionUrl)).text()), 'expired');
+  });
+
   test('a handle is single use: the second GET renders "could not sign you in" and posts error', async (t) => {
     const sandbox = await sandboxFor(t);
     const session = await mintSession(sandbox, microsoftForm, adele);
