@@ -1,6 +1,7 @@
 import {
   eventsOf,
   expect,
+  frameOf,
   messagesDelivered,
   recordEvents,
   submitOf,
@@ -75,4 +76,28 @@ test('embedded form message (docs/contract.md#embedded-form-message): several em
   expect(remints.map((e) => e.target)).toEqual(['embed-open']);
   expect(await page.locator('#embed-ms iframe').getAttribute('src')).toBe(srcs[0]);
   expect(await page.locator('#embed-core iframe').getAttribute('src')).toBe(srcs[2]);
+});
+
+test("embedded form message (docs/contract.md#embedded-form-message): the element's own frame, navigated to another origin, cannot make it remint", async ({
+  page,
+  demo,
+}) => {
+  await recordEvents(page);
+  await page.goto(`${demo.url}/hostile.html`);
+  const element = page.locator('#target');
+  await expect(element).toHaveAttribute('state', 'framed');
+  const src = await element.locator('iframe').getAttribute('src');
+  // The frame's window stays the element's frame (`event.source` matches); only its origin is
+  // wrong. A page could get there through a link or a redirect inside the form.
+  const hostileUrl = `http://hostile.localhost:${new URL(demo.url).port}/hostile-frame.html`;
+  await (await frameOf(element)).goto(hostileUrl);
+  await page
+    .frameLocator('#target iframe')
+    .getByRole('button', { name: /exact message/ })
+    .click();
+  // The frame's next message arrives after the forged one: both have reached every listener.
+  await messagesDelivered(page, element);
+  expect((await eventsOf(page)).filter((e) => e.type === 'form-embed-remint')).toEqual([]);
+  await expect(element).toHaveAttribute('state', 'framed');
+  expect(await element.locator('iframe').getAttribute('src')).toBe(src);
 });

@@ -90,6 +90,8 @@ export async function settle(element?: FormEmbedElement) {
   await element?.updateComplete;
 }
 
+// A DOM node in a failing chai assertion hangs the browser while chai prints it: tests compare
+// nodes with `=== null` and assert the boolean.
 export function frameOf(element: FormEmbedElement) {
   return element.shadowRoot?.querySelector('iframe') ?? null;
 }

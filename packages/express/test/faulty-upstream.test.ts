@@ -221,6 +221,28 @@ describe('the embed origins from GET /me (docs/contract.md#organisation-and-embe
     assert.equal(meCount() - meBefore, 1);
   });
 
+  test("an embedUrl on the organisation's other embed origin (a designer form's on the Core one, and back) is refused", async () => {
+    const cases = [
+      { target: microsoftForm, origin: sandbox.coreFormsOrigin },
+      {
+        target: { kind: 'coreForm', slug: fixtureIds.coreForms.newStarter } as const,
+        origin: sandbox.formsOrigin,
+      },
+    ];
+    for (const { target, origin } of cases) {
+      sandbox.control.fail({ kind: 'foreignEmbedUrl', scope: 'session', origin });
+      const logsBefore = watch.logLines.length;
+      const answer = await portal.mint(target, { session: 'adele' });
+      assertSessionError(answer, 'internal_error', 500, true);
+      assert.ok(
+        watch.logLines
+          .slice(logsBefore)
+          .some((line) => line.level === 'error' && line.message.includes('embed origin')),
+        target.kind,
+      );
+    }
+  });
+
   test('an embedUrl that is still not on the embed origin after the refresh is refused, logged without its handle, and never reaches the browser', async () => {
     // The sandbox's fault: one successful mint whose embedUrl is on a foreign origin.
     sandbox.control.fail({

@@ -89,10 +89,31 @@ describe('redactingLogger', () => {
   );
 
   test('cuts the API key out of the message and every detail, in its encoded forms too', () => {
-    const forms = [key, encodeURIComponent(key), Buffer.from(key).toString('base64')];
+    const forms = [
+      key,
+      encodeURIComponent(key),
+      encodeURIComponent(encodeURIComponent(key)),
+      Buffer.from(key).toString('base64'),
+    ];
     for (const form of forms) logger.error(`upstream said ${form}`, { body: `x${form}x` });
     const logged = lines.join('\n');
     for (const form of forms) assert.equal(logged.includes(form), false, form);
     assert.match(logged, /\[redacted\]/);
+  });
+
+  test('cuts a key with a quote or a backslash out of a JSON text that escapes them', () => {
+    const quoted = 'fe_"k3y\\0123';
+    const said: string[] = [];
+    const quoting = redactingLogger(
+      { warn: (message) => said.push(message), error: (message) => said.push(message) },
+      quoted,
+    );
+    const body = JSON.stringify({ error: { message: `bad key ${quoted}` } });
+    assert.ok(!body.includes(quoted), 'the body holds only the escaped form');
+    quoting.warn(`upstream answered ${body}`);
+    assert.equal(
+      said[0],
+      `upstream answered ${body.replace(JSON.stringify(quoted).slice(1, -1), '[redacted]')}`,
+    );
   });
 });

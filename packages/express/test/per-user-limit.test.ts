@@ -3,6 +3,7 @@ import { after, before, beforeEach, describe, test } from 'node:test';
 import { formEmbedSessions } from '@form-embed/express';
 import { mintPath, SessionErrorBodySchema } from '@form-embed/protocol';
 import { fixtureIds, type Sandbox, startSandbox } from '@form-embed/sandbox';
+import { MemoryStore } from 'express-rate-limit';
 import { createServer } from './helpers/create-server.js';
 import {
   mountMiddleware,
@@ -224,6 +225,40 @@ describe('the limit key', () => {
         [200, 200, 200],
       );
       assert.equal((await as(contoso)).status, 429);
+    } finally {
+      await portal.close();
+    }
+  });
+
+  test('the tenant is part of who counts: one identifier in two tenants is two users', async () => {
+    const portal = await mountMiddleware(watch, {
+      apiKey: sandbox.apiKey,
+      baseUrl: sandbox.baseUrl,
+      resolveUser: (req) => ({
+        microsoftTenantId: req.get('x-tenant') as string,
+        userIdentifier: 'sam@example.com',
+      }),
+      limit: { mints: 1 },
+    });
+    try {
+      const as = (tenant: string) => portal.mint(openForm, { headers: { 'x-tenant': tenant } });
+      assert.deepEqual([(await as('tenant-a')).status, (await as('tenant-b')).status], [200, 200]);
+      assert.equal((await as('tenant-a')).status, 429);
+    } finally {
+      await portal.close();
+    }
+  });
+
+  test('mints and catalogue reads count apart, also in one shared store', async () => {
+    const portal = await mountMiddleware(watch, {
+      apiKey: sandbox.apiKey,
+      baseUrl: sandbox.baseUrl,
+      limit: { mints: 1, catalogue: 1, store: new MemoryStore() },
+    });
+    try {
+      assert.equal((await portal.request('/forms', { session: 'adele' })).status, 200);
+      assert.equal((await portal.mint(microsoftForm, { session: 'adele' })).status, 200);
+      assert.equal((await portal.mint(microsoftForm, { session: 'adele' })).status, 429);
     } finally {
       await portal.close();
     }

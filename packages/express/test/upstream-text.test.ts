@@ -220,6 +220,17 @@ describe('Retry-After towards the browser (docs/contract.md#retry-after)', () =>
     try {
       assert.equal(await retryAfterFor('86400', capped), '10');
       assert.equal(await retryAfterFor('7', capped), '7');
+      // The 60 s a 429 without a wait of its own is told is capped too.
+      sandbox.control.fail({
+        kind: 'error',
+        code: 'rate_limited',
+        status: 503,
+        retryAfter: null,
+        scope: 'session',
+      });
+      const limited = await capped.mint(microsoftForm, { session: 'adele' });
+      assert.equal(limited.status, 429, limited.text);
+      assert.equal(limited.headers.get('retry-after'), '10');
     } finally {
       await capped.close();
     }
