@@ -36,7 +36,7 @@ describe('<form-embed> framing', () => {
     const events = record(element, 'form-embed-error');
     calls[0]?.resolve(session({ embedUrl: 'https://evil.example/form?h=1' }));
     await settle(element);
-    expect(frameOf(element) === null, 'frameOf(element) is null').to.equal(true);
+    expect(frameOf(element) === null, 'no frame').to.equal(true);
     expect(element.state).to.equal('failed');
     expect(events[0]).to.include({ code: 'unknown', retryable: false, willRetry: false });
   });
@@ -46,7 +46,7 @@ describe('<form-embed> framing', () => {
     const events = record(element, 'form-embed-error');
     calls[0]?.resolve({ embedUrl: embedUrl() });
     await settle(element);
-    expect(frameOf(element) === null, 'frameOf(element) is null').to.equal(true);
+    expect(frameOf(element) === null, 'no frame').to.equal(true);
     expect(events[0]).to.include({ code: 'internal_error', retryable: true, willRetry: true });
     expect(element.state).to.equal('waiting');
   });
@@ -68,7 +68,7 @@ describe('<form-embed> framing', () => {
     await clock.tick(110_001);
     calls[0]?.resolve(stale);
     await settle(element);
-    expect(frameOf(element) === null, 'frameOf(element) is null').to.equal(true);
+    expect(frameOf(element) === null, 'no frame').to.equal(true);
     expect(events[0]).to.include({ code: 'unavailable', retryable: true, willRetry: true });
     expect(element.state).to.equal('waiting');
     await clock.tick(1_100); // the first retry's wait, jitter included
@@ -157,7 +157,7 @@ describe('<form-embed> framing', () => {
     post(errorMessage('expired'), embedOrigin, frameOf(element)?.contentWindow ?? null);
     calls[1]?.resolve(session());
     await settle(element);
-    expect(element.shadowRoot?.activeElement === null, 'element.shadowRoot?.activeElement is null').to.equal(true);
+    expect(element.shadowRoot?.activeElement === null, 'nothing focused').to.equal(true);
   });
 
   it('an answer whose expiresIn is not a number is internal_error, not a remint loop', async () => {
@@ -166,7 +166,7 @@ describe('<form-embed> framing', () => {
     calls[0]?.resolve(session({ expiresIn: '0' as unknown as number }));
     await settle(element);
     expect(errors[0]).to.include({ code: 'internal_error', retryable: true });
-    expect(frameOf(element) === null, 'frameOf(element) is null').to.equal(true);
+    expect(frameOf(element) === null, 'no frame').to.equal(true);
   });
 
   it('focus still moves to the new frame when a form-embed-session listener remints again', async () => {

@@ -82,7 +82,7 @@ describe('<form-embed> lifecycle', () => {
     expect(element.state).to.equal('idle');
     calls[0]?.resolve(session());
     await settle(element);
-    expect(frameOf(element) === null, 'frameOf(element) is null').to.equal(true);
+    expect(frameOf(element) === null, 'no frame').to.equal(true);
   });
 
   it('reconnecting starts afresh with a new mint and a new frame', async () => {

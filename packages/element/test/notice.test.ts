@@ -130,13 +130,13 @@ describe('<form-embed> lapse notice', () => {
     stub.calls[0]?.resolve(session());
     await settle(element);
     const slot = () => statusOf(element).querySelector<HTMLSlotElement>('slot[name=notice]');
-    expect(slot() === null, 'slot() is null').to.equal(true);
+    expect(slot() === null, 'no slot').to.equal(true);
     await remintAfter('expired', { element, clock: undefined as never, ...stub });
     expect(slot()?.assignedElements()[0]?.textContent).to.equal('Welcome back');
     // The page words it; the element's Dismiss button still ends it.
     statusOf(element).querySelector<HTMLButtonElement>('[part=dismiss]')?.click();
     await settle(element);
-    expect(slot() === null, 'slot() is null').to.equal(true);
+    expect(slot() === null, 'no slot').to.equal(true);
     expect(statusOf(element).textContent).to.equal('');
   });
 });

@@ -41,7 +41,7 @@ describe('<form-embed> origins it trusts', () => {
     expect(element.state).to.equal('failed');
     expect(events[0]).to.include({ code: 'untrusted_origin', status: 0, retryable: false });
     expect(statusOf(element).textContent).to.equal('This form is not set up correctly.');
-    expect(frameOf(element) === null, 'frameOf(element) is null').to.equal(true);
+    expect(frameOf(element) === null, 'no frame').to.equal(true);
   });
 
   it('an endpoint origin the page lists in allowedEndpointOrigins is used', async () => {
@@ -76,7 +76,7 @@ describe('<form-embed> origins it trusts', () => {
         expect(element.state).to.equal('framed');
       } else {
         expect(element.state).to.equal('failed');
-        expect(frameOf(element) === null, 'frameOf(element) is null').to.equal(true);
+        expect(frameOf(element) === null, 'no frame').to.equal(true);
         expect(events[0]).to.include({ code: 'untrusted_origin', retryable: false });
       }
     });

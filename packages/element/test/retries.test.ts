@@ -147,7 +147,7 @@ describe('<form-embed> retries', () => {
     expect(remints).to.have.length(5);
     expect(calls).to.have.length(5);
     expect(element.state).to.equal('failed');
-    expect(frameOf(element) === null, 'frameOf(element) is null').to.equal(true);
+    expect(frameOf(element) === null, 'no frame').to.equal(true);
     expect(statusOf(element).textContent).to.contain(messages.storm);
   });
 

@@ -60,7 +60,7 @@ describe('<form-embed> status and accessibility', () => {
       await settle(element);
       const status = statusOf(element);
       expect(status.textContent).to.equal(message);
-      expect(status.querySelector('button') === null, 'status.querySelector('button') is null').to.equal(true);
+      expect(status.querySelector('button') === null, 'no button').to.equal(true);
     });
   }
 
@@ -162,7 +162,7 @@ describe('<form-embed> status and accessibility', () => {
       await settle(element);
       expect(element.state).to.equal('failed');
       expect(statusOf(element).textContent).to.equal('Sign in again to open this form.');
-      expect(statusOf(element).querySelector('button') === null, 'statusOf(element).querySelector('button') is null').to.equal(true);
+      expect(statusOf(element).querySelector('button') === null, 'no button').to.equal(true);
       expect(events[0]).to.include({ code: 'sign_in_required', status: 401, willRetry: false });
     });
 

@@ -56,7 +56,7 @@ describe('<form-embed> messages', () => {
     calls[0]?.reject(failure('unknown'));
     await settle(element);
     const status = statusOf(element);
-    expect(status.querySelector('img, b') === null, 'status.querySelector('img, b') is null').to.equal(true);
+    expect(status.querySelector('img, b') === null, 'no markup').to.equal(true);
     expect(status.textContent).to.equal('<img src=x onerror="window.pwned=1">Oops<b>Again</b>');
   });
 
