@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
+import { EventEmitter, once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { fixtureIds } from '@form-embed/sandbox';
@@ -11,6 +11,8 @@ export interface PortalProcess {
   url: string;
   /** Its log lines so far, in order. */
   logs: LogLine[];
+  /** The first log line from index `from` on whose message matches, once it is logged. */
+  logged(pattern: RegExp, from: number): Promise<LogLine>;
   /** A mint of the open form for `user` through the mount at `mount`. */
   mint(user: string, mount?: string): Promise<Answer>;
   stop(): Promise<void>;
@@ -30,6 +32,7 @@ export async function startPortalProcess(
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   const logs: LogLine[] = [];
+  const logEvents = new EventEmitter();
   const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
   const url = await new Promise<string>((resolve, reject) => {
     child.once('exit', (code) =>
@@ -46,11 +49,23 @@ export async function startPortalProcess(
       if (parsed.url !== undefined) return resolve(parsed.url);
       watch.recordLogLine(line);
       logs.push(parsed);
+      logEvents.emit('line');
     });
   });
   return {
     url,
     logs,
+    logged: (pattern, from) =>
+      new Promise((resolve) => {
+        const look = () => {
+          const found = logs.slice(from).find((line) => pattern.test(line.message));
+          if (!found) return;
+          logEvents.off('line', look);
+          resolve(found);
+        };
+        logEvents.on('line', look);
+        look();
+      }),
     mint: async (user, mount = '/form-sessions') => {
       const response = await fetch(`${url}${mount}/forms/${fixtureIds.forms.open}/session`, {
         method: 'POST',

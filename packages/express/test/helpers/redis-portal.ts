@@ -35,6 +35,8 @@ const redis = createClient({
   },
 });
 redis.on('error', () => {});
+// For the tests: the connection (a reconnection too) has finished its handshake.
+redis.on('ready', () => console.log(JSON.stringify({ level: 'info', message: 'redis ready' })));
 redis.connect().catch(() => {});
 const store = new RedisStore({ sendCommand: (...args: string[]) => redis.sendCommand(args) });
 

@@ -1,6 +1,7 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { connect, createServer, type Socket } from 'node:net';
+import { createInterface } from 'node:readline';
 
 /** A real `redis-server` of this test run: its own free port, no persistence. */
 export interface RedisServer {
@@ -39,7 +40,7 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-/** Starts `redis-server --port <free> --bind 127.0.0.1 --save '' --appendonly no` and waits for PING. */
+/** Starts `redis-server --port <free> --bind 127.0.0.1 --save '' --appendonly no`, ready to answer. */
 export async function startRedis(): Promise<RedisServer> {
   const port = await freePort();
   let child = await launch(port);
@@ -60,9 +61,10 @@ export async function startRedis(): Promise<RedisServer> {
 
 async function launch(port: number): Promise<ChildProcess> {
   const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'];
+  const stdio: ['ignore', 'pipe', 'ignore'] = ['ignore', 'pipe', 'ignore'];
   const child = pdeathsig
-    ? spawn('setpriv', ['--pdeathsig', 'KILL', '--', binary, ...args], { stdio: 'ignore' })
-    : spawn(binary, args, { stdio: 'ignore' });
+    ? spawn('setpriv', ['--pdeathsig', 'KILL', '--', binary, ...args], { stdio })
+    : spawn(binary, args, { stdio });
   // A run that ends without stopping it (an uncaught error, a bench piped into `head`) takes it
   // along: 'exit' handlers run on every way out but a signal.
   const killOnExit = () => child.kill('SIGKILL');
@@ -73,15 +75,25 @@ async function launch(port: number): Promise<ChildProcess> {
       `${binary} could not start (${(error as Error).message}): install redis-server or set REDIS_SERVER`,
     );
   });
-  const deadline = Date.now() + startDeadlineMs;
-  const answering = (async () => {
-    while (Date.now() < deadline) {
-      if ((await send(port, ['PING']).catch(() => '')) === '+PONG') return;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    throw new Error(`redis-server on port ${port} did not answer PING in time`);
-  })();
-  await Promise.race([answering, failed]);
+  // It says when it listens; the rest of its log is read and dropped, so its pipe never fills.
+  const ready = new Promise<void>((resolve) => {
+    createInterface({ input: child.stdout as NodeJS.ReadableStream }).on('line', (line) => {
+      if (/Ready to accept connections/.test(line)) resolve();
+    });
+  });
+  // A deadline for a failure, never waited out when the server starts.
+  let deadline: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_resolve, reject) => {
+    deadline = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`redis-server on port ${port} was not ready within ${startDeadlineMs} ms`));
+    }, startDeadlineMs);
+  });
+  try {
+    await Promise.race([ready, failed, late]);
+  } finally {
+    clearTimeout(deadline);
+  }
   return child;
 }
 

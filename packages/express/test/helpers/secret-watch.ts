@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import type { Logger } from '@form-embed/express';
 
 export interface LogLine {
-  level: 'warn' | 'error';
+  level: 'info' | 'warn' | 'error';
   message: string;
   details: Record<string, unknown> | undefined;
 }

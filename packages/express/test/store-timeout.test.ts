@@ -1,0 +1,97 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { SessionErrorBodySchema } from '@form-embed/protocol';
+import { fixtureIds, type Sandbox, startSandbox } from '@form-embed/sandbox';
+import FakeTimers from '@sinonjs/fake-timers';
+import type { Store } from 'express-rate-limit';
+import { mountMiddleware } from './helpers/harness.js';
+import { SecretWatch } from './helpers/secret-watch.js';
+
+// The limit store's bound, on the middleware's own timers (redis-store.test.ts pauses a real
+// redis-server for the same path across processes, where time cannot be moved).
+const watch = new SecretWatch();
+let sandbox: Sandbox;
+const microsoftForm = { kind: 'form', formId: fixtureIds.forms.microsoft } as const;
+const STORE_TIMEOUT_MS = 250;
+
+before(async () => {
+  sandbox = await startSandbox();
+});
+
+after(async () => {
+  await sandbox.close();
+  await watch.assertNoSecret([sandbox.apiKey]);
+});
+
+/** A store whose increment never answers; `asked` resolves on each call. */
+function silentStore() {
+  let asked: () => void = () => {};
+  let next = new Promise<void>((resolve) => {
+    asked = resolve;
+  });
+  const store: Store = {
+    increment: () => {
+      asked();
+      return new Promise(() => {});
+    },
+    decrement: async () => {},
+    resetKey: async () => {},
+  };
+  return {
+    store,
+    /** Resolves once the store has been asked (again). */
+    async asked() {
+      await next;
+      next = new Promise<void>((resolve) => {
+        asked = resolve;
+      });
+    },
+  };
+}
+
+for (const passOnStoreError of [true, false]) {
+  test(`a store that never answers holds a mint for limit.storeTimeoutMs exactly, then ${passOnStoreError ? 'lets it through uncounted' : 'refuses it as unavailable'}, and the outage is logged once`, {
+    timeout: 10_000,
+  }, async () => {
+    const silent = silentStore();
+    const portal = await mountMiddleware(watch, {
+      apiKey: sandbox.apiKey,
+      baseUrl: sandbox.baseUrl,
+      limit: { store: silent.store, storeTimeoutMs: STORE_TIMEOUT_MS, passOnStoreError },
+    });
+    // Only the middleware's timers: sockets and the portal's server keep real time.
+    const clock = FakeTimers.install({
+      toFake: ['setTimeout', 'clearTimeout'],
+      shouldClearNativeTimers: true,
+    });
+    try {
+      const logsBefore = watch.logLines.length;
+      for (let mint = 1; mint <= 2; mint++) {
+        let settled = false;
+        const answered = portal.mint(microsoftForm, { session: 'adele' }).finally(() => {
+          settled = true;
+        });
+        await silent.asked();
+        await clock.tickAsync(STORE_TIMEOUT_MS - 1);
+        assert.equal(settled, false, `mint ${mint}: still waiting for the store`);
+        await clock.tickAsync(1);
+        const answer = await answered;
+        if (passOnStoreError) assert.equal(answer.status, 200, answer.text);
+        else {
+          assert.equal(answer.status, 503, answer.text);
+          assert.equal(SessionErrorBodySchema.parse(answer.body).error.code, 'unavailable');
+        }
+      }
+      const outages = watch.logLines
+        .slice(logsBefore)
+        .filter((line) => line.message.startsWith('the limit store failed'));
+      assert.equal(outages.length, 1, 'logged once, not per request');
+      assert.deepEqual(outages[0]?.details, {
+        reason: `no answer within limit.storeTimeoutMs (${STORE_TIMEOUT_MS} ms)`,
+      });
+    } finally {
+      clock.uninstall();
+      await portal.close();
+    }
+  });
+}
