@@ -3,10 +3,11 @@ import type { AddressInfo } from 'node:net';
 import { formEmbedSessions } from '@form-embed/express';
 import type { FormSessionUser } from '@form-embed/protocol';
 import { type Sandbox, type SandboxOptions, startSandbox } from '@form-embed/sandbox';
-import express from 'express';
+import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Store } from 'express-rate-limit';
 import { createServer as createViteServer, type ViteDevServer } from 'vite';
 import { controlProxy } from './control-proxy.js';
+import { loopbackHostOnly, sameOriginOnly } from './local-requests.js';
 import { isPersonaId, personas } from './personas.js';
 import { PERSONA_COOKIE, signedInPersona } from './signed-in-persona.js';
 
@@ -39,6 +40,7 @@ export interface Demo {
 export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
   const app = express();
   app.disable('x-powered-by');
+  app.use(loopbackHostOnly);
   // Listen first: the sandbox lets the demo's own origin call its control API.
   const server = createServer(app);
   await new Promise<void>((resolve, reject) => {
@@ -66,6 +68,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
       vite = await startVite(server);
       app.use(vite.middlewares);
     }
+    app.use(answerError);
   } catch (error) {
     await close();
     throw error;
@@ -124,5 +127,16 @@ function mountDemoRoutes(app: express.Express, sandbox: Sandbox | undefined) {
     res.cookie(PERSONA_COOKIE, persona, { httpOnly: true, sameSite: 'lax', path: '/' });
     res.status(204).end();
   });
-  if (sandbox) app.use('/demo/control', controlProxy(sandbox.baseUrl));
+  if (sandbox) app.use('/demo/control', sameOriginOnly, controlProxy(sandbox.baseUrl));
+}
+
+/** A request the demo's own routes cannot read (a body that is not JSON): a line, no stack. */
+function answerError(error: unknown, _req: Request, res: Response, _next: NextFunction) {
+  const status = (error as { status?: unknown } | undefined)?.status;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    res.status(status).json({ error: 'The demo could not read the request (send JSON).' });
+    return;
+  }
+  console.error('[demo]', error);
+  res.status(500).json({ error: 'The demo failed; its terminal says why.' });
 }

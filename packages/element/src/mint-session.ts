@@ -56,6 +56,10 @@ export async function mintSession(
     headers,
     body: '{}',
     cache: 'no-store',
+    // The endpoint's origin was checked (mintUrl); a redirect would carry `requestInit` (a CSRF
+    // header, credentials) to another one, and let its answer choose the frame. The middleware
+    // never redirects.
+    redirect: 'error',
     signal,
   });
   const { ok, status } = response;

@@ -68,6 +68,15 @@ describe('<form-embed> default transport', () => {
     expect(frameOf(element)).to.not.equal(null);
   });
 
+  it('follows no redirect, whatever requestInit says: a redirect would carry requestInit to another origin', async () => {
+    stub = stubFetch(() => Response.json(session()));
+    installClock();
+    await fixture<FormEmbedElement>(
+      html`<form-embed form-id="f1" .requestInit=${{ redirect: 'follow' }}></form-embed>`,
+    );
+    expect(stub.requests[0]?.init.redirect).to.equal('error');
+  });
+
   it('properties set in the same task as the connection are in the first mint: one request, no error', async () => {
     stub = stubFetch(() => Response.json(session()));
     installClock();

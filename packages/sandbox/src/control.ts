@@ -26,7 +26,8 @@ export interface SandboxControl {
   setLatency(ms: number): void;
   /**
    * The organisation changes its forms domain: a new listener starts on a new port and
-   * `GET /api/v1/me` answers the new origin. The old origin keeps serving its sessions.
+   * `GET /api/v1/me` answers the new origin. The old origin keeps serving its sessions. At most
+   * 16 new domains until `reset()` closes them.
    */
   changeFormsDomain(kind?: EmbedOriginKind): Promise<EmbedOrigins>;
   /** Requests received per route, keyed `METHOD /path/template` (e.g. `GET /api/v1/me`). */
@@ -36,13 +37,17 @@ export interface SandboxControl {
    * reach. Both are pruned on each mint, on the sandbox's clock.
    */
   storeStats(): StoreStats;
-  /** Back to the start: no faults, connection ok, initial origins, wall time, counters, limits and sessions cleared. */
+  /**
+   * Back to the start: no faults, connection ok, initial origins (the listeners of new forms
+   * domains closed), wall time, counters, limits and sessions cleared.
+   */
   reset(): void;
 }
 
 export function createControl(
   state: SandboxState,
   listenEmbedOrigin: (kind: EmbedOriginKind) => Promise<string>,
+  closeNewEmbedOrigins: () => Promise<void>,
 ): SandboxControl {
   return {
     expireSessions: () => state.sessions.expireAll(),
@@ -66,6 +71,10 @@ export function createControl(
     },
     stats: () => state.requestCounts(),
     storeStats: () => state.sessions.counts(),
-    reset: () => state.reset(),
+    reset: () => {
+      state.reset();
+      // The origins are back to the first ones: the listeners of the new domains go too.
+      void closeNewEmbedOrigins();
+    },
   };
 }

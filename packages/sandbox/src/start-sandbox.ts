@@ -24,6 +24,9 @@ export interface Sandbox {
 
 const HOST = '127.0.0.1';
 
+/** How many new forms domains `changeFormsDomain` may open before a `reset()` closes them. */
+const MAX_NEW_FORMS_DOMAINS = 16;
+
 /**
  * How long an idle keep-alive connection stays open: about a minute, as behind a hosted
  * service's load balancer. Node's own 5 s races a client (undici, whose timers are coarse)
@@ -59,9 +62,19 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       formsOrigin: forms.origin,
       coreFormsOrigin: core.origin,
     });
-    const listenEmbedOrigin = async (kind: EmbedOriginKind) =>
-      (await listen(createEmbedOriginApp(state, kind), 0)).origin;
-    const control = createControl(state, listenEmbedOrigin);
+    // Each new forms domain is a listener of its own: bounded, and closed again by reset().
+    const newDomains: Server[] = [];
+    const listenEmbedOrigin = async (kind: EmbedOriginKind) => {
+      if (newDomains.length >= MAX_NEW_FORMS_DOMAINS) {
+        throw new TypeError(
+          `changeFormsDomain has opened ${MAX_NEW_FORMS_DOMAINS} forms domains; reset() closes them`,
+        );
+      }
+      const { server, origin } = await listen(createEmbedOriginApp(state, kind), 0);
+      newDomains.push(server);
+      return origin;
+    };
+    const control = createControl(state, listenEmbedOrigin, () => closeAll(newDomains.splice(0)));
     forms.server.on('request', createEmbedOriginApp(state, 'forms'));
     core.server.on('request', createEmbedOriginApp(state, 'coreForms'));
     api.server.on('request', createApiApp(state, control));

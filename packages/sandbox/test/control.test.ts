@@ -175,6 +175,37 @@ describe('sandbox.control: faults, latency, stats, forms domain, Microsoft conne
     });
   });
 
+  test('changing the forms domain opens at most 16 listeners, and reset() closes them', async (t) => {
+    const sandbox = await sandboxFor(t);
+    const opened: string[] = [];
+    for (let i = 0; i < 16; i++)
+      opened.push((await sandbox.control.changeFormsDomain()).formsOrigin);
+    await assert.rejects(
+      sandbox.control.changeFormsDomain(),
+      /opened 16 forms domains; reset\(\) closes them/,
+    );
+    sandbox.control.reset();
+    // Closed: a connection to the last new domain is refused once its listener has ended (a
+    // turn or two of the event loop after reset(), which does not wait for it).
+    let refused = false;
+    for (let turn = 0; turn < 100 && !refused; turn++) {
+      refused = await fetch(opened.at(-1) ?? '').then(
+        () => false,
+        () => true,
+      );
+    }
+    assert.ok(refused, 'the new domain still answers after reset()');
+    assert.ok(
+      isOnEmbedOrigin(
+        (await mintSession(sandbox, microsoftForm, adele)).embedUrl,
+        sandbox.formsOrigin,
+      ),
+    );
+    assert.ok(
+      (await sandbox.control.changeFormsDomain()).formsOrigin.startsWith('http://127.0.0.1:'),
+    );
+  });
+
   test('changing the forms domain moves formsOrigin in GET /me and in new embedUrls, on a new live listener', async (t) => {
     const sandbox = await sandboxFor(t);
     const before = await mintSession(sandbox, microsoftForm, adele);
