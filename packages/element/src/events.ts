@@ -1,4 +1,4 @@
-import type { Provider, SessionErrorCode } from '@form-embed/protocol/browser';
+import type { PortalErrorCode, Provider, SessionErrorCode } from '@form-embed/protocol/browser';
 
 /** `form-embed-session`: a session was framed. */
 export interface FormEmbedSessionEvent extends Event {
@@ -28,7 +28,7 @@ export interface FormEmbedErrorEvent extends Event {
    * The SessionError code, the portal's `sign_in_required`, or the element's own
    * `untrusted_origin`; a code this release does not know is passed on as it is.
    */
-  readonly code: SessionErrorCode;
+  readonly code: SessionErrorCode | PortalErrorCode | 'untrusted_origin';
   /** HTTP status of the answer; 0 when no answer arrived or the element refused it. */
   readonly status: number;
   /** True when the same mint can succeed later. */

@@ -34,6 +34,13 @@ export interface FormEmbedJsxProps
   'frame-title'?: string;
 }
 
+// As `/define` does, for a page that imports only this entry and `/react`.
+declare global {
+  interface HTMLElementTagNameMap {
+    'form-embed': FormEmbedElement;
+  }
+}
+
 declare module 'react' {
   namespace JSX {
     interface IntrinsicElements {

@@ -27,25 +27,63 @@ const Wrapped = createComponent({
   },
 });
 
+/** What `<FormEmbed>` takes: the element's settable properties, its events, and HTML attributes. */
+export type FormEmbedProps = Partial<
+  Pick<
+    FormEmbedElement,
+    | 'formId'
+    | 'coreSlug'
+    | 'endpoint'
+    | 'loading'
+    | 'frameTitle'
+    | 'messages'
+    | 'fetchSession'
+    | 'requestInit'
+    | 'allowedEndpointOrigins'
+  >
+> &
+  Omit<React.HTMLAttributes<FormEmbedElement>, 'onError'> & {
+    onSession?: (event: FormEmbedSessionEvent) => void;
+    onRemint?: (event: FormEmbedRemintEvent) => void;
+    onError?: (event: FormEmbedErrorEvent) => void;
+    onNotice?: (event: FormEmbedNoticeEvent) => void;
+  };
+
 // A server has no layout effects, and React 18 warns of one there.
 const useClientLayoutEffect = typeof document === 'undefined' ? () => {} : React.useLayoutEffect;
+const subscribeToNothing = () => () => {};
+const onTheClient = () => true;
+const onTheServer = () => false;
 
 /**
  * `<form-embed>` as a React component: its properties as props (`formId`, `coreSlug`,
  * `endpoint`, `loading`, `frameTitle`, `messages`, `fetchSession`, `requestInit`,
  * `allowedEndpointOrigins`) and its events as `onSession`, `onRemint`, `onError` and `onNotice`.
  *
- * The tag is registered in the first one's layout effect, after `@lit/react` has set its props:
- * a server-rendered `<form-embed>` stays inert until hydration gives it its form, transport and
- * listeners, and mints once, with all of them.
+ * Rendered on the client only: on a server, and while hydrating, it renders nothing. A
+ * server-rendered tag would be upgraded by the first one to register the element, before its
+ * own hydration had given it its form (inside a `<Suspense>` boundary not yet hydrated, say).
+ * The tag is registered in the first one's layout effect, after `@lit/react` has set its props,
+ * and a ref receives the registered element.
  */
-export const FormEmbed: typeof Wrapped = React.forwardRef<
-  FormEmbedElement,
-  React.ComponentPropsWithoutRef<typeof Wrapped>
->((props, ref) => {
+export const FormEmbed: React.ForwardRefExoticComponent<
+  FormEmbedProps & React.RefAttributes<FormEmbedElement>
+> = React.forwardRef<FormEmbedElement, FormEmbedProps>((props, ref) => {
+  const client = React.useSyncExternalStore(subscribeToNothing, onTheClient, onTheServer);
+  const element = React.useRef<FormEmbedElement>(null);
   useClientLayoutEffect(() => {
-    FormEmbedElement.define();
-  }, []);
-  return React.createElement(Wrapped, { ...props, ref });
+    if (client) FormEmbedElement.define();
+  }, [client]);
+  // After the registration above, so that a ref never sees the element before its upgrade.
+  React.useImperativeHandle(ref, () => (client ? element.current : null) as FormEmbedElement, [
+    client,
+  ]);
+  return client ? React.createElement(Wrapped, { ...props, ref: element }) : null;
 });
 FormEmbed.displayName = 'FormEmbed';
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'form-embed': FormEmbedElement;
+  }
+}

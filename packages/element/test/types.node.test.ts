@@ -166,8 +166,12 @@ describe('React 19 types (react-jsx and the react wrapper)', () => {
           requestInit={{ headers: { 'X-CSRF-Token': 't' } }}
           onNotice={(event) => { const reason: 'expired' = event.reason; }}
           onSession={(event) => { const attempt: number = event.attempt; }}
+          onError={(event) => { if (event.code === 'sign_in_required') event.preventDefault(); }}
+          className="embed"
         />
       );
+      // The tag is typed for a page that imports only these entries.
+      document.querySelector('form-embed')?.remint();
     `;
     assert.deepEqual(await jsxErrors('valid', page), []);
   });
@@ -179,6 +183,8 @@ describe('React 19 types (react-jsx and the react wrapper)', () => {
       export const c = <FormEmbed allowedEndpointOrigins="https://portal.example" />; // must-fail
       export const d = <FormEmbed onNotice={(event) => { const n: number = event.reason; }} />; // must-fail
       export const e = <FormEmbed messages={{ frame: 'Formular' }} />;
+      export const f = <FormEmbed state="framed" />; // must-fail
+      export const g = <FormEmbed remint={() => {}} />; // must-fail
     `;
     const marked = page
       .split('\n')
