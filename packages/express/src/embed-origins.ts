@@ -45,6 +45,11 @@ export class EmbedOrigins {
     );
   }
 
+  /** The origins last fetched, once there are any. */
+  get lastGood(): EmbedOriginPair | undefined {
+    return this.#lastGood;
+  }
+
   get(): Promise<EmbedOriginPair> {
     this.#current ??= this.#fetch();
     return this.#current;

@@ -1,4 +1,4 @@
-import type { FormTarget } from '@form-embed/protocol';
+import { type FormTarget, isKnownSessionErrorCode, isPortalErrorCode } from '@form-embed/protocol';
 import {
   type Attributes,
   type Counter,
@@ -61,8 +61,16 @@ function current(): Instruments {
   return instruments;
 }
 
-/** One answered mint request: `outcome` is `ok` or the SessionError code answered. */
-export function recordMint(kind: FormTarget['kind'], outcome: string, status: number): void {
+/**
+ * One answered mint request: `outcome` is `ok` or the SessionError code answered. A code the
+ * service added after this release counts as `new_code`: the service picks those, so they would
+ * make a series each (the browser still gets the code itself).
+ */
+export function recordMint(kind: FormTarget['kind'], answered: string, status: number): void {
+  const outcome =
+    answered === 'ok' || isKnownSessionErrorCode(answered) || isPortalErrorCode(answered)
+      ? answered
+      : 'new_code';
   const attributes: Attributes = {
     'form_embed.form.kind': kind,
     'form_embed.outcome': outcome,

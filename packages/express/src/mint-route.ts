@@ -97,22 +97,22 @@ async function answerMint(deps: MintDependencies, req: Request, res: Response, t
 }
 
 /**
- * One mint: exactly one upstream request (the embed origins come from the cache, fetched
- * alongside the first mint), then the embedUrl is checked against the embed origin of the
- * form's kind before anything reaches the browser.
+ * One mint: exactly one upstream request (the embed origins come from the cache), then the
+ * embedUrl is checked against the embed origin of the form's kind before anything reaches the
+ * browser. Until the origins have been fetched once, the mint waits for them: a mint whose
+ * embedUrl could not be checked would spend the organisation's quota for a failure (a cold
+ * instance whose GET /me fails would fail every mint sent meanwhile, after spending it).
  */
 async function mintOnEmbedOrigin(
   deps: MintDependencies,
   target: FormTarget,
   user: ResolvedUser,
 ): Promise<MintResponse> {
-  const originsPending = deps.embedOrigins.get();
-  originsPending.catch(() => {}); // awaited below; the mint's own failure may come first
+  let origins = deps.embedOrigins.lastGood ?? (await deps.embedOrigins.get());
   const session = await deps.client.mint(target, user).catch((error: unknown) => {
     throw user === undefined && isInvalidRequest(error) ? portalError('sign_in_required') : error;
   });
   const urlOrigin = session.embedUrlOrigin;
-  let origins = await originsPending;
   if (urlOrigin !== embedOriginFor(origins, target)) {
     origins = await deps.embedOrigins.refresh(origins);
   }

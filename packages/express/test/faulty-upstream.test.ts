@@ -1,9 +1,17 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
-import { MintResponseSchema, SessionErrorBodySchema } from '@form-embed/protocol';
+import { formEmbedSessions } from '@form-embed/express';
+import { MintResponseSchema, mintPath, SessionErrorBodySchema } from '@form-embed/protocol';
 import { fixtureIds, type Sandbox, startSandbox } from '@form-embed/sandbox';
 import FakeTimers from '@sinonjs/fake-timers';
-import { type Answer, type MountedMiddleware, mountMiddleware } from './helpers/harness.js';
+import { createServer } from './helpers/create-server.js';
+import {
+  type Answer,
+  type MountedMiddleware,
+  mountMiddleware,
+  PORTAL_SESSION_HEADER,
+  resolvePortalUser,
+} from './helpers/harness.js';
 import { SecretWatch } from './helpers/secret-watch.js';
 
 const watch = new SecretWatch();
@@ -188,6 +196,73 @@ describe('an upstream that fails or answers outside the contract', () => {
 });
 
 describe('the embed origins from GET /me (docs/contract.md#organisation-and-embed-origins)', () => {
+  test('a mint sent while GET /me is out waits for it: when it fails, the mint fails without being spent', async () => {
+    const posted: string[] = [];
+    let meRequests = 0;
+    let firstMeFailed: () => void = () => {};
+    const prefetchFailed = new Promise<void>((resolve) => {
+      firstMeFailed = resolve;
+    });
+    let secondMeAsked: () => void = () => {};
+    const mintWaiting = new Promise<void>((resolve) => {
+      secondMeAsked = resolve;
+    });
+    let answerSecondMe: () => void = () => {};
+    const secondMeAnswered = new Promise<void>((resolve) => {
+      answerSecondMe = resolve;
+    });
+    const middleware = formEmbedSessions({
+      apiKey: sandbox.apiKey,
+      baseUrl: sandbox.baseUrl,
+      logger: watch.logger,
+      resolveUser: resolvePortalUser,
+      // GET /me fails at creation, then again once the first mint has waited on it; the rest
+      // goes to the sandbox.
+      fetch: async (input, init) => {
+        if (init?.method === 'POST') posted.push(String(input));
+        if (String(input).endsWith('/api/v1/me')) {
+          meRequests += 1;
+          if (meRequests === 1) {
+            firstMeFailed();
+            return Response.json({ error: 'down' }, { status: 503 });
+          }
+          if (meRequests === 2) {
+            secondMeAsked();
+            await secondMeAnswered;
+            return Response.json({ error: 'down' }, { status: 503 });
+          }
+        }
+        return fetch(input, init);
+      },
+    });
+    const server = await createServer(middleware);
+    const mintOnce = async () => {
+      const answer = await fetch(`${server.endpoint}${mintPath(microsoftForm)}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', [PORTAL_SESSION_HEADER]: 'adele' },
+        body: '{}',
+      });
+      const text = await answer.text();
+      watch.record(answer, text);
+      return { status: answer.status, text };
+    };
+    try {
+      await prefetchFailed;
+      const first = mintOnce();
+      await mintWaiting;
+      answerSecondMe();
+      const failed = await first;
+      assert.equal(failed.status, 503, failed.text);
+      assert.deepEqual(posted, [], 'no mint was spent');
+      // The failure is not kept: the next mint fetches the origins again, and is framed.
+      const next = await mintOnce();
+      assert.equal(next.status, 200, next.text);
+      assert.equal(posted.length, 1);
+    } finally {
+      await server.close();
+    }
+  });
+
   test('an embedUrl on a new forms domain makes the middleware refresh the embed origins once, then answer on the new origin', async () => {
     const first = MintResponseSchema.parse(
       (await portal.mint(microsoftForm, { session: 'adele' })).body,

@@ -112,4 +112,36 @@ describe('metrics through the OpenTelemetry API', () => {
       await portal.close();
     }
   });
+
+  test("codes the service added after this release count as one outcome, new_code: the service's codes cannot grow the series", async () => {
+    const portal = await mountMiddleware(watch, {
+      apiKey: sandbox.apiKey,
+      baseUrl: sandbox.baseUrl,
+    });
+    const exporter = new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE);
+    const reader = new PeriodicExportingMetricReader({ exporter, exportIntervalMillis: 3_600_000 });
+    metrics.disable(); // the API keeps the first provider registered otherwise
+    metrics.setGlobalMeterProvider(new MeterProvider({ readers: [reader] }));
+    try {
+      for (const code of ['seat_limit_reached', 'order_4711_held', 'order_4712_held']) {
+        sandbox.control.fail({ kind: 'error', code, status: 409, scope: 'session' });
+        const answer = await portal.mint(microsoftForm, { session: 'adele' });
+        assert.equal(answer.status, 409, answer.text);
+        assert.match(answer.text, new RegExp(code), 'the browser still gets the code');
+      }
+      await reader.forceFlush();
+      const all = (exporter.getMetrics().at(-1)?.scopeMetrics ?? []).flatMap((s) => s.metrics);
+      assert.deepEqual(pointsOf(all, 'form_embed.mints'), [
+        {
+          'form_embed.form.kind': 'form',
+          'form_embed.outcome': 'new_code',
+          'error.type': 'new_code',
+          'http.response.status_code': 409,
+          value: 3,
+        },
+      ]);
+    } finally {
+      await portal.close();
+    }
+  });
 });
