@@ -16,7 +16,8 @@ export interface MintLimitOptions {
   windowMs?: number;
   /**
    * Where the counts live: any express-rate-limit `Store` (Redis, Memcached, ...), so several
-   * portal instances can share one limit. Defaults to a new in-memory `MemoryStore` per limit.
+   * portal instances can share one limit. Defaults to an in-memory store per limit, of at most
+   * 50,000 keys (the least recently counted go first).
    */
   store?: Store;
   /**

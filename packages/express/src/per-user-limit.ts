@@ -1,5 +1,6 @@
 import type { Request, RequestHandler, Response } from 'express';
-import { MemoryStore, rateLimit } from 'express-rate-limit';
+import { rateLimit } from 'express-rate-limit';
+import { BoundedMemoryStore } from './bounded-memory-store.js';
 import { GuardedStore, StoreBypassed } from './guarded-store.js';
 import { type LimitName, limitKey, mountPathPrefix } from './limit-key.js';
 import { describe } from './logger.js';
@@ -46,7 +47,7 @@ function perUserLimit(
 ): RequestHandler {
   const store =
     limit.store === undefined
-      ? new MemoryStore()
+      ? new BoundedMemoryStore()
       : new GuardedStore(limit.store, {
           windowMs: limit.windowMs,
           timeoutMs: limit.storeTimeoutMs,
