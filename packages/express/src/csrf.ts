@@ -11,14 +11,20 @@ import { sessionError } from './session-error-response.js';
  *   subdomain is another site's code as far as the portal's session is concerned.
  * A request with neither header (not a browser, or a same-origin GET) passes.
  */
-export function refuseCrossSite(req: Request, allowedOrigins: ReadonlySet<string>): void {
+export function refuseCrossSite(
+  req: Request,
+  allowedOrigins: ReadonlySet<string>,
+  onForeignOrigin: (origin: string, own: string) => void = () => {},
+): void {
   const origin = req.headers.origin;
   const canonical = origin === undefined ? undefined : (canonicalOrigin(origin) ?? '');
   const allowed = canonical !== undefined && allowedOrigins.has(canonical);
   if (origin !== undefined && !allowed && !isOwnOrigin(req, origin, canonical)) {
+    const own = `${req.protocol}://${hostWithPort(req) ?? ''}`;
+    onForeignOrigin(origin, own);
     throw sessionError(
       'forbidden',
-      'The request comes from another origin (Origin is neither this origin nor an allowed one).',
+      `The request comes from another origin: Origin ${origin.slice(0, 200)} is neither this origin (${own}) nor an allowed one.`,
     );
   }
   const site = req.headers['sec-fetch-site']?.trim().toLowerCase();

@@ -50,7 +50,7 @@ export function formEmbedSessions(options: FormEmbedSessionsOptions): Router {
   const router = express.Router();
   // Before the cross-site check: a preflight from an allowed origin is answered here.
   if (config.allowedOrigins.size > 0) router.use(corsForAllowedOrigins(config.allowedOrigins));
-  router.use(noStoreSameSite(config.allowedOrigins));
+  router.use(noStoreSameSite(config.allowedOrigins, foreignOriginWarnings(logger)));
   router.post('/forms/:formId/session', mintSession);
   router.post('/core-forms/:slug/session', mintSession);
   router.get(
@@ -67,15 +67,38 @@ export function formEmbedSessions(options: FormEmbedSessionsOptions): Router {
   return router;
 }
 
+/** How many distinct refused origins are logged; past that, refusals are only answered. */
+const LOGGED_FOREIGN_ORIGINS = 10;
+
+/**
+ * Logs a refused origin once: behind a proxy that Express's `trust proxy` does not know, the
+ * portal's own pages look foreign (https against http, or another host), and every mint is
+ * refused as `forbidden` with nothing in the log. A flood of origins logs ten lines at most.
+ */
+function foreignOriginWarnings(logger: Logger): (origin: string, own: string) => void {
+  const told = new Set<string>();
+  return (origin, own) => {
+    const pair = `${origin} ${own}`;
+    if (told.has(pair) || told.size >= LOGGED_FOREIGN_ORIGINS) return;
+    told.add(pair);
+    logger.warn(
+      `refused a request from ${origin.slice(0, 200)}: this router's own origin is ${own}. If that page is the portal's, behind a proxy set Express's trust proxy (app.set('trust proxy', 1)), or list the origin in allowedOrigins`,
+    );
+  };
+}
+
 function noSuchRoute(): never {
   throw sessionError('not_found', 'No such form-session route.');
 }
 
 /** On every route: nothing is cached, and a request from another site is refused (`refuseCrossSite`). */
-function noStoreSameSite(allowedOrigins: ReadonlySet<string>): RequestHandler {
+function noStoreSameSite(
+  allowedOrigins: ReadonlySet<string>,
+  onForeignOrigin: (origin: string, own: string) => void,
+): RequestHandler {
   return function noStoreSameSite(req: Request, res: Response, next: NextFunction): void {
     res.set('Cache-Control', 'no-store');
-    refuseCrossSite(req, allowedOrigins);
+    refuseCrossSite(req, allowedOrigins, onForeignOrigin);
     next();
   };
 }

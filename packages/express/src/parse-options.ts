@@ -13,8 +13,7 @@ import {
 } from './options.js';
 
 const isFunction = (value: unknown) => typeof value === 'function';
-const fn = <T>(what: string) =>
-  z.custom<T>(isFunction, { message: `must be a function (${what})` });
+const fn = <T>(what: string) => z.custom<T>(isFunction, { message: `must be a function: ${what}` });
 
 // Node runs a longer timer after 1 ms (TimeoutOverflowWarning): a longer window or timeout would
 // end at once, not late.
@@ -45,9 +44,10 @@ const optionsSchema = z.strictObject({
       (url) => /^https?:$/.test(protocolOf(url)),
       "must be an absolute http(s) URL, e.g. the sandbox's startSandbox().baseUrl",
     ),
-  resolveUser: fn<FormEmbedSessionsOptions['resolveUser']>('req) => user | undefined'),
-  authorize:
-    fn<NonNullable<FormEmbedSessionsOptions['authorize']>>('req, target) => boolean').optional(),
+  resolveUser: fn<FormEmbedSessionsOptions['resolveUser']>('(req) => user | undefined'),
+  authorize: fn<NonNullable<FormEmbedSessionsOptions['authorize']>>(
+    '(req, target) => boolean',
+  ).optional(),
   paths: z
     .strictObject(
       Object.fromEntries(

@@ -26,8 +26,7 @@ export function userResolver(
       } else logger.error('resolveUser threw', { error });
       throw sessionError('internal_error', 'The portal could not tell who is signed in.');
     }
-    const resolved =
-      user === undefined || user === null ? undefined : signedIn(checkedUser(user, logger));
+    const resolved = user === undefined || user === null ? undefined : checkedUser(user, logger);
     (res.locals as Record<symbol, ResolvedUser>)[resolvedUser] = resolved;
     return resolved;
   };
@@ -46,25 +45,32 @@ export function resolveUserOnServer(
   };
 }
 
-/** The user as FormSessionRequest types it, without any other field. */
-function checkedUser(user: unknown, logger: Logger): FormSessionUser {
-  const parsed = FormSessionUserSchema.safeParse(user);
-  if (parsed.success) return parsed.data;
-  logger.error(
-    'resolveUser returned something that is not a FormSessionRequest user ({microsoftTenantId?, clientId?, userIdentifier?} of strings)',
-  );
-  throw sessionError('internal_error', 'The portal could not tell who is signed in.');
-}
-
 /**
- * A user with no field set names nobody: `{clientId: session?.clientId}` when nobody is signed in
- * is the usual way to write it. Taken as signed in, it would pass `sign_in_required`, and every
- * such visitor would share one limit count.
+ * The user as FormSessionRequest types it, without any other field; undefined when it names
+ * nobody. A user with no field set names nobody: `{clientId: session?.clientId}` when nobody is
+ * signed in is the usual way to write it (taken as signed in, it would pass `sign_in_required`,
+ * and every such visitor would share one limit count). An object that sets none of the fields
+ * but has others (`{tenantId, upn}`, the portal's own shape) is a mistake, not a signed-out
+ * visitor: it is refused, its keys named in the log.
  */
-function signedIn(user: FormSessionUser): FormSessionUser | undefined {
-  return Object.values(user).some((field) => field !== undefined && field !== '')
-    ? user
-    : undefined;
+function checkedUser(user: unknown, logger: Logger): FormSessionUser | undefined {
+  const parsed = FormSessionUserSchema.safeParse(user);
+  if (!parsed.success) {
+    logger.error(
+      'resolveUser returned something that is not a FormSessionRequest user ({microsoftTenantId?, clientId?, userIdentifier?} of strings)',
+    );
+  } else if (Object.values(parsed.data).some((field) => field !== undefined && field !== '')) {
+    return parsed.data;
+  } else {
+    const others = Object.keys(user as object).filter(
+      (key) => !Object.hasOwn(FormSessionUserSchema.shape, key),
+    );
+    if (others.length === 0) return undefined;
+    logger.error(
+      `resolveUser returned an object that sets none of microsoftTenantId, clientId and userIdentifier but has ${others.slice(0, 10).join(', ')}: return the FormSessionRequest user, or undefined when nobody is signed in`,
+    );
+  }
+  throw sessionError('internal_error', 'The portal could not tell who is signed in.');
 }
 
 /** The user `resolveUser` returned for this request (after `resolveUserOnServer` ran). */

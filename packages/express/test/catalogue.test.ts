@@ -177,6 +177,8 @@ test('a resolveUser that throws or returns something that is not a user is inter
       throw new Error('session store down');
     },
     () => ({ userIdentifier: 42 }) as never,
+    // The portal's own shape, none of the user's fields: a mistake, not a signed-out visitor.
+    () => ({ tenantId: 't', upn: 'adele@contoso.example' }) as never,
   ]) {
     const broken = await mountMiddleware(watch, {
       apiKey: sandbox.apiKey,

@@ -154,11 +154,21 @@ describe('Origin and Sec-Fetch-Site, each combination', () => {
     try {
       const behindProxy = await trusting.mint(openForm, { session: 'adele', headers });
       assert.equal(behindProxy.status, 200, behindProxy.text);
-      assertRefused(
-        await untrusting.mint(openForm, { session: 'adele', headers }),
-        'forbidden',
-        403,
-      );
+      const logsBefore = watch.logLines.length;
+      for (let i = 0; i < 2; i++) {
+        const refused = await untrusting.mint(openForm, { session: 'adele', headers });
+        assertRefused(refused, 'forbidden', 403);
+        assert.match(
+          refused.text,
+          /Origin https:\/\/portal\.example is neither this origin \(http:\/\/127\.0\.0\.1:\d+\)/,
+        );
+      }
+      // Said once in the log, with what to change: behind a proxy, the own pages look foreign.
+      const told = watch.logLines
+        .slice(logsBefore)
+        .filter((line) => line.message.startsWith('refused a request from https://portal.example'));
+      assert.equal(told.length, 1);
+      assert.match(told[0]?.message ?? '', /trust proxy/);
     } finally {
       await trusting.close();
       await untrusting.close();
