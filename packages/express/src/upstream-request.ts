@@ -25,6 +25,8 @@ export interface UpstreamRequest {
 
 export interface UpstreamAnswer {
   status: number;
+  /** `METHOD url` of the request, without its query, for a log line naming what was asked. */
+  request: string;
   /**
    * `Retry-After` as whole seconds, capped at `maxRetryAfterSeconds`; undefined when unreadable,
    * except on a 429, which always has one.
@@ -48,7 +50,8 @@ export async function requestUpstream(
 ): Promise<UpstreamAnswer> {
   const { method, route, params = {}, query, body } = request;
   const search = query === undefined ? '' : `?${new URLSearchParams(query)}`;
-  const url = `${config.baseUrl}${expandPath(config.paths[route], params)}${search}`;
+  const location = `${config.baseUrl}${expandPath(config.paths[route], params)}`;
+  const url = `${location}${search}`;
   const headers: Record<string, string> = {
     Authorization: `Bearer ${config.apiKey}`,
     Accept: 'application/json',
@@ -74,12 +77,13 @@ export async function requestUpstream(
     recordUpstream(route, method, startedAt, response.status);
     return {
       status: response.status,
+      request: `${method} ${location}`,
       // Read only on a refusal: a success has no use for it.
       retryAfter: response.ok ? undefined : retryAfterOf(response, config),
       body: text === tooLarge ? tooLarge : parseJson(text),
     };
   } catch (error) {
-    throw unavailable(config, request, startedAt, error);
+    throw unavailable(config, request, `${method} ${location}`, startedAt, error);
   } finally {
     clearTimeout(timer);
   }
@@ -89,6 +93,7 @@ export async function requestUpstream(
 function unavailable(
   config: UpstreamConfig,
   { method, route }: UpstreamRequest,
+  asked: string,
   startedAt: number,
   error: unknown,
 ) {
@@ -98,7 +103,7 @@ function unavailable(
     timedOut
       ? `the service did not answer ${method} ${route} within timeoutMs (${config.timeoutMs} ms)`
       : `the service could not be reached for ${method} ${route}`,
-    { reason: describeCause(error) },
+    { request: asked, reason: describeCause(error) },
   );
   return sessionError(
     'unavailable',
@@ -169,8 +174,14 @@ function parseJson(text: string): unknown {
 /** Names a fetch failure without its request (which holds the Authorization header). */
 function describeCause(error: unknown): string {
   if (!(error instanceof Error)) return 'unknown failure';
-  const cause = error.cause;
-  const code =
-    typeof cause === 'object' && cause !== null && 'code' in cause ? String(cause.code) : undefined;
+  const code = codeOf(error.cause);
   return code === undefined ? `${error.name}: ${error.message}` : `${error.name}: ${code}`;
+}
+
+/** The system error code (ECONNREFUSED) of a cause, or of the first of several (`localhost` on IPv4 and IPv6). */
+function codeOf(cause: unknown): string | undefined {
+  if (typeof cause !== 'object' || cause === null) return undefined;
+  if ('code' in cause && cause.code !== undefined) return String(cause.code);
+  const errors = (cause as { errors?: unknown }).errors;
+  return Array.isArray(errors) ? codeOf(errors[0]) : undefined;
 }

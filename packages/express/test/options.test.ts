@@ -305,6 +305,31 @@ describe('formEmbedSessions options', () => {
     }
   });
 
+  test('a wrong baseUrl is logged with the URL asked: an extra /api/v1, an unreachable port (ECONNREFUSED)', async () => {
+    const doubled = await mountMiddleware(watch, {
+      apiKey: sandbox.apiKey,
+      baseUrl: `${sandbox.baseUrl}/api/v1`,
+    });
+    // A port nothing listens on any more.
+    const gone = await createServer(formEmbedSessions(valid()));
+    const deadUrl = new URL(gone.endpoint).origin;
+    await gone.close();
+    const closedPort = await mountMiddleware(watch, { apiKey: sandbox.apiKey, baseUrl: deadUrl });
+    try {
+      const logsBefore = watch.logLines.length;
+      assert.equal((await doubled.mint(microsoftForm, { session: 'adele' })).status, 500);
+      assert.equal((await closedPort.mint(microsoftForm, { session: 'adele' })).status, 503);
+      const logged = JSON.stringify(watch.logLines.slice(logsBefore));
+      assert.match(logged, /GET http:\/\/127\.0\.0\.1:\d+\/api\/v1\/api\/v1\/me/);
+      assert.match(logged, /without \/api\/v1/);
+      assert.ok(logged.includes(`GET ${deadUrl}/api/v1/me`), logged);
+      assert.match(logged, /ECONNREFUSED/);
+    } finally {
+      await doubled.close();
+      await closedPort.close();
+    }
+  });
+
   test('a baseUrl with a path prefix keeps the prefix', async () => {
     const portal = await mountMiddleware(watch, {
       apiKey: sandbox.apiKey,
