@@ -111,7 +111,6 @@ export class FormEmbedElement extends FormEmbedProperties {
   #set(state: FormEmbedState, text?: string, button?: string) {
     this.#state = state;
     this.setAttribute('state', state);
-    this.ariaBusy = state === 'minting' ? 'true' : null;
     const slot = { failed: 'error', framed: 'notice' }[state as string] ?? 'loading';
     this.#status.say(slot, text, button);
     this.#paint();
@@ -125,7 +124,7 @@ export class FormEmbedElement extends FormEmbedProperties {
     const all = this.#messages();
     this.#status.paint(all);
     const frame = this.renderRoot.querySelector('iframe');
-    if (frame) frame.title = this.frameTitle ?? all.frame ?? '';
+    if (frame) frame.title = this.frameTitle || all.frame || '';
   }
 
   /**
@@ -146,7 +145,7 @@ export class FormEmbedElement extends FormEmbedProperties {
         if (!target) throw mintFailure('invalid_request', false);
         // The request goes out first: the status it paints is not what the mint waits for.
         const minted = mintThrough(this, target, signal);
-        this.#set('minting', 'loading');
+        this.#set('minting', attempt > 1 ? 'retrying' : 'loading');
         const session = await minted;
         if (signal.aborted) return;
         // A handle is single use and short-lived: one that may lapse while the page loads is a
@@ -194,7 +193,7 @@ export class FormEmbedElement extends FormEmbedProperties {
     const frame = make('iframe', { referrerPolicy: 'origin', src: embedUrl, part: 'frame' });
     this.renderRoot.append(frame);
     signal.addEventListener('abort', () => {
-      this.#refocus ||= this.shadowRoot?.activeElement === frame;
+      this.#refocus ||= !!this.shadowRoot?.activeElement;
       frame.remove();
     });
     listenToFrame(frame, embedOrigin, signal, (state) => {
@@ -232,5 +231,6 @@ export class FormEmbedElement extends FormEmbedProperties {
     if (this.#remints()) return true;
     this.#run?.abort();
     this.#set('failed', 'storm', 'retry');
+    this.#focus(this.renderRoot.querySelector('button'));
   }
 }

@@ -55,6 +55,30 @@ describe('<form-embed> focus', () => {
     expect(focusedIn(element)).to.equal('button retry');
   });
 
+  it('a frame that had focus and keeps failing (the remint bound) hands it to Try again', async () => {
+    const { element, calls } = await mountFramed();
+    for (let i = 1; i <= 5; i++) {
+      frameOf(element)?.focus();
+      post(errorMessage('error'), embedOrigin, frameOf(element)?.contentWindow ?? null);
+      calls[i]?.resolve(session());
+      await settle(element);
+    }
+    expect(element.state).to.equal('failed');
+    expect(focusedIn(element)).to.equal('button retry');
+  });
+
+  it('Dismiss that had focus when a remint removed the frame hands focus to the new frame', async () => {
+    const { element, calls } = await mountFramed();
+    post(errorMessage('expired'), embedOrigin, frameOf(element)?.contentWindow ?? null);
+    calls[1]?.resolve(session());
+    await settle(element);
+    statusOf(element).querySelector<HTMLButtonElement>('[part=dismiss]')?.focus();
+    post(errorMessage('expired'), embedOrigin, frameOf(element)?.contentWindow ?? null);
+    calls[2]?.resolve(session());
+    await settle(element);
+    expect(focusedIn(element)).to.equal('iframe frame');
+  });
+
   it('a failure without Try again takes no focus the user did not give the element', async () => {
     const { element, calls } = await mount();
     calls[0]?.reject(failure('form_not_found'));

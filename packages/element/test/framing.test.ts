@@ -31,6 +31,13 @@ describe('<form-embed> framing', () => {
     expect(frameOf(element)?.title).to.equal('Embedded form');
   });
 
+  it('an empty frame-title (a React prop left empty, say) leaves the frame its default name', async () => {
+    const { element } = await mountFramed();
+    element.setAttribute('frame-title', '');
+    await settle(element);
+    expect(frameOf(element)?.title).to.equal('Embedded form');
+  });
+
   it('never frames an embedUrl whose origin is not the embed origin', async () => {
     const { element, calls } = await mount();
     const events = record(element, 'form-embed-error');

@@ -106,7 +106,6 @@ describe('<form-embed> lapse notice', () => {
     const sessions = record(mounted.element, 'form-embed-session');
     await remintAfter('expired', mounted);
     expect(mounted.element.state).to.equal('minting');
-    expect(mounted.element.getAttribute('aria-busy')).to.equal('true');
     expect(mounted.calls).to.have.length(3);
     expect(sessions).to.have.length(0);
   });
