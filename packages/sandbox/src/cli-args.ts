@@ -2,11 +2,15 @@
 import { parseArgs } from 'node:util';
 
 export const usage = `Usage: form-embed-sandbox [--json] [--control] [--control-origin ORIGIN]... [--port N]
+                          [--forms-port N] [--core-forms-port N]
   --json                   print one JSON line {baseUrl, formsOrigin, coreFormsOrigin, apiKey}
   --control                serve the HTTP control API under /__sandbox/control/
   --control-origin ORIGIN  a web origin allowed to call the control API from a browser (CORS);
                            repeat for several, e.g. --control-origin http://localhost:5173
   --port N                 the API port (default: any free port)
+  --forms-port N           the designer forms embed origin's port (default: any free port);
+                           fixed ports keep a page's Content-Security-Policy valid across starts
+  --core-forms-port N      the Core forms embed origin's port (default: any free port)
 `;
 
 export interface CliArgs {
@@ -15,6 +19,8 @@ export interface CliArgs {
   control: boolean;
   controlOrigins: string[];
   port: number;
+  formsPort: number;
+  coreFormsPort: number;
 }
 
 export type CliParse = { ok: true; args: CliArgs } | { ok: false; problem: string };
@@ -44,19 +50,29 @@ export function parseCliArgs(argv: string[]): CliParse {
   } catch (error) {
     return { ok: false, problem: describeParseError(error) };
   }
-  const port = values.port === undefined ? 0 : Number(values.port);
-  if (!/^\d+$/.test(values.port ?? '0') || port > 65535) {
-    return {
-      ok: false,
-      problem: `--port must be a port number from 0 to 65535, not "${values.port}"`,
-    };
+  const ports: Record<'port' | 'forms-port' | 'core-forms-port', number> = {
+    port: 0,
+    'forms-port': 0,
+    'core-forms-port': 0,
+  };
+  for (const name of Object.keys(ports) as (keyof typeof ports)[]) {
+    const value = values[name];
+    if (value === undefined) continue;
+    if (!/^\d+$/.test(value) || Number(value) > 65535) {
+      return {
+        ok: false,
+        problem: `--${name} must be a port number from 0 to 65535, not "${value}"`,
+      };
+    }
+    ports[name] = Number(value);
   }
   const controlOrigins = values['control-origin'] ?? [];
   if (controlOrigins.length > 0 && !values.control) {
     return { ok: false, problem: '--control-origin needs --control' };
   }
+  const { port, 'forms-port': formsPort, 'core-forms-port': coreFormsPort } = ports;
   const args = { help: values.help, json: values.json, control: values.control, port };
-  return { ok: true, args: { ...args, controlOrigins } };
+  return { ok: true, args: { ...args, formsPort, coreFormsPort, controlOrigins } };
 }
 
 function parse(argv: string[]) {
@@ -68,6 +84,8 @@ function parse(argv: string[]) {
       control: { type: 'boolean', default: false },
       'control-origin': { type: 'string', multiple: true },
       port: { type: 'string' },
+      'forms-port': { type: 'string' },
+      'core-forms-port': { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /**
- * `form-embed-sandbox [--json] [--control] [--control-origin ORIGIN]... [--port N]`: starts the
+ * `form-embed-sandbox [--json] [--control] [--control-origin ORIGIN]... [--port N] [--forms-port N]
+ * [--core-forms-port N]`: starts the
  * sandbox and keeps serving until SIGINT or SIGTERM. With `--json` it prints exactly one line,
  * `{"baseUrl","formsOrigin","coreFormsOrigin","apiKey"}`, for scripts to read. A bad command
  * line (exit 2) or a failed start (exit 1) prints one line naming the problem, never a stack.
@@ -17,9 +18,10 @@ function fail(problem: string, exitCode: number): never {
 function describeStartError(error: unknown, args: CliArgs): string {
   const { code, message } = error as NodeJS.ErrnoException;
   if (code === 'EADDRINUSE') {
-    return `port ${args.port} is in use; choose another with --port, or leave it out for a free one`;
+    return `a port asked for is in use (${[args.port, args.formsPort, args.coreFormsPort].filter(Boolean).join(', ')}); choose others, or leave the port options out for free ones`;
   }
-  if (code === 'EACCES') return `no permission to listen on port ${args.port}`;
+  if (code === 'EACCES')
+    return `no permission to listen on a port asked for (${[args.port, args.formsPort, args.coreFormsPort].filter(Boolean).join(', ')})`;
   return `could not start: ${(message ?? String(error)).replace(/^startSandbox: /, '')}`;
 }
 
@@ -62,6 +64,8 @@ async function main(): Promise<void> {
   process.on('SIGTERM', stop);
   const options = {
     port: args.port,
+    formsPort: args.formsPort,
+    coreFormsPort: args.coreFormsPort,
     controlApi: args.control,
     controlOrigins: args.controlOrigins,
   };

@@ -16,6 +16,15 @@ import { fixtureKeys } from '../src/index.js';
 
 const cli = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
 
+/** A port free a moment ago: listened on, then let go. */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
 /**
  * The CLI's sources bundled once into one JavaScript file, so each case starts a bare `node` as the
  * published bin does, instead of a second or more of tsx start-up per process.
@@ -69,6 +78,26 @@ describe('form-embed-sandbox CLI', () => {
       assert.equal(org.formsOrigin, printed.formsOrigin);
       const control = await fetch(`${printed.baseUrl}/__sandbox/control/stats`, { method: 'POST' });
       assert.equal(control.status, 200, '--control enables the control API');
+    } finally {
+      child.kill('SIGTERM');
+    }
+    const [code] = await once(child, 'exit');
+    assert.equal(code, 0);
+  });
+
+  test('--forms-port and --core-forms-port fix the embed origins, so a page CSP holds across starts', async () => {
+    const [formsPort, coreFormsPort] = await Promise.all([freePort(), freePort()]);
+    const { child, nextLine } = await startCli([
+      '--json',
+      '--forms-port',
+      String(formsPort),
+      '--core-forms-port',
+      String(coreFormsPort),
+    ]);
+    try {
+      const printed = JSON.parse(await nextLine()) as Record<string, string>;
+      assert.equal(printed.formsOrigin, `http://127.0.0.1:${formsPort}`);
+      assert.equal(printed.coreFormsOrigin, `http://127.0.0.1:${coreFormsPort}`);
     } finally {
       child.kill('SIGTERM');
     }
@@ -136,7 +165,7 @@ describe('form-embed-sandbox CLI', () => {
       const { code, stderr } = await runCli(['--port', String(port)]);
       assert.equal(
         stderr,
-        `form-embed-sandbox: port ${port} is in use; choose another with --port, or leave it out for a free one\n`,
+        `form-embed-sandbox: a port asked for is in use (${port}); choose others, or leave the port options out for free ones\n`,
       );
       assert.equal(code, 1);
     });
@@ -155,6 +184,10 @@ describe('form-embed-sandbox CLI', () => {
       );
       assert.equal(problemOf(['--port', '-1']), '--port needs a value');
       assert.equal(problemOf(['--port=']), '--port must be a port number from 0 to 65535, not ""');
+      assert.equal(
+        problemOf(['--forms-port', 'x']),
+        '--forms-port must be a port number from 0 to 65535, not "x"',
+      );
       assert.equal(problemOf(['--json=yes']), '--json takes no value');
       assert.equal(problemOf(['-x']), 'unknown option -x');
       assert.equal(problemOf(['serve']), 'unexpected argument serve');
@@ -174,6 +207,9 @@ describe('form-embed-sandbox CLI', () => {
           '--control-origin',
           'http://localhost:5173',
           '--control-origin=http://qa.localhost:8080',
+          '--forms-port',
+          '4011',
+          '--core-forms-port=4012',
         ]),
         {
           ok: true,
@@ -182,6 +218,8 @@ describe('form-embed-sandbox CLI', () => {
             json: true,
             control: true,
             port: 4010,
+            formsPort: 4011,
+            coreFormsPort: 4012,
             controlOrigins: ['http://localhost:5173', 'http://qa.localhost:8080'],
           },
         },
