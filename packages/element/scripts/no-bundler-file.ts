@@ -70,4 +70,35 @@ export async function bundleDefine({ write = false, external = [] as string[] } 
   return bundle;
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) await bundleDefine({ write: true });
+const DEVELOPMENT_BUNDLE_FILE = 'dist/form-embed.development.bundle.js';
+
+/**
+ * The same file for development, `dist/form-embed.development.bundle.js`: the development
+ * warnings (`src/dev/define.ts`) and Lit's development build, for a page with no bundler to
+ * resolve the `development` condition. Not minified: it is read while a page is built.
+ */
+export async function bundleDefineForDevelopment({ write = false } = {}) {
+  const result = await build({
+    entryPoints: ['src/dev/define.ts'],
+    absWorkingDir: packageDir,
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+    conditions: ['development', 'source'],
+    write: false,
+    metafile: true,
+    logLevel: 'warning',
+  });
+  const bundle: BrowserBundle = {
+    code: result.outputFiles?.[0]?.contents ?? new Uint8Array(),
+    inputs: Object.keys(result.metafile?.inputs ?? {}),
+  };
+  if (write) await writeFile(join(packageDir, DEVELOPMENT_BUNDLE_FILE), bundle.code);
+  return bundle;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  await bundleDefine({ write: true });
+  await bundleDefineForDevelopment({ write: true });
+}

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { bundleDefineForDevelopment } from '../scripts/no-bundler-file.js';
 import { BUNDLE_BUDGET, LOCALES, measureBundle, OWN_CODE_CEILING } from './bundle-size.js';
 
 const figures = await measureBundle();
@@ -31,6 +32,17 @@ describe('bundle size', () => {
 });
 
 describe('bundle contents', () => {
+  test('the development file holds the warnings and Lit in development mode; the shipped one neither', async () => {
+    const development = await bundleDefineForDevelopment();
+    assert.ok(development.inputs.includes('src/dev/warnings.ts'), development.inputs.join());
+    assert.ok(
+      development.inputs.some((input) => /@lit\/reactive-element\/development\//.test(input)),
+      development.inputs.join(),
+    );
+    assert.match(new TextDecoder().decode(development.code), /it has both form-id and core-slug/);
+    assert.ok(!figures.withLit.inputs.some((input) => input.includes('/development/')));
+  });
+
   test('the default bundle holds no locale pack and no development warning', () => {
     const inputs = figures.withLit.inputs;
     assert.ok(!inputs.some((input) => input.includes('src/locales/')), inputs.join());
