@@ -1,3 +1,4 @@
+import { isLoopbackHost } from '@form-embed/sandbox';
 import type { NextFunction, Request, Response } from 'express';
 
 /**
@@ -7,7 +8,7 @@ import type { NextFunction, Request, Response } from 'express';
  * and read the embedUrl, handle and all, or drive the sandbox's controls.
  */
 export function loopbackHostOnly(req: Request, res: Response, next: NextFunction): void {
-  if (isLoopbackName(hostnameOf(req.get('host')))) next();
+  if (isLoopbackHost(req.get('host'))) next();
   else res.status(403).type('text/plain').send('The demo answers only on localhost.');
 }
 
@@ -22,21 +23,4 @@ export function sameOriginOnly(req: Request, res: Response, next: NextFunction):
   if ((origin === undefined || origin === own) && (site === undefined || site === 'same-origin')) {
     next();
   } else res.status(403).json({ error: "The QA controls answer the demo's own pages only." });
-}
-
-function hostnameOf(host: string | undefined): string {
-  try {
-    return new URL(`http://${host}`).hostname;
-  } catch {
-    return '';
-  }
-}
-
-function isLoopbackName(hostname: string): boolean {
-  return (
-    hostname === 'localhost' ||
-    hostname.endsWith('.localhost') ||
-    hostname === '127.0.0.1' ||
-    hostname === '[::1]'
-  );
 }

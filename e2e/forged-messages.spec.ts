@@ -1,3 +1,5 @@
+import type { Locator, Page } from '@playwright/test';
+import type { Demo } from '../demo/server.js';
 import {
   eventsOf,
   expect,
@@ -8,15 +10,28 @@ import {
   test,
 } from './demo-fixture.js';
 
-test('embedded form message (docs/contract.md#embedded-form-message): forged messages never cause a remint', async ({
-  page,
-  demo,
-}) => {
+/** The hostile page, events recorded, once its `#target` element has framed; and that frame's src. */
+async function framedHostilePage(page: Page, demo: Demo) {
   await recordEvents(page);
   await page.goto(`${demo.url}/hostile.html`);
   const element = page.locator('#target');
   await expect(element).toHaveAttribute('state', 'framed');
   const src = await element.locator('iframe').getAttribute('src');
+  return { element, src };
+}
+
+/** No remint was asked for or made: the element is framed, on the same src. */
+async function expectNoRemint(page: Page, element: Locator, src: string | null) {
+  expect((await eventsOf(page)).filter((e) => e.type === 'form-embed-remint')).toEqual([]);
+  await expect(element).toHaveAttribute('state', 'framed');
+  expect(await element.locator('iframe').getAttribute('src')).toBe(src);
+}
+
+test('embedded form message (docs/contract.md#embedded-form-message): forged messages never cause a remint', async ({
+  page,
+  demo,
+}) => {
+  const { element, src } = await framedHostilePage(page, demo);
   const received: unknown[] = [];
   await page.exposeFunction('sawMessage', (data: unknown) => received.push(data));
   await page.evaluate(() =>
@@ -43,9 +58,7 @@ test('embedded form message (docs/contract.md#embedded-form-message): forged mes
   // The element's listener was added when it framed, before this test's: once the test's listener
   // has seen all six, the element has handled them too, and it handles a message synchronously.
   await expect.poll(() => received.length).toBeGreaterThanOrEqual(6);
-  expect((await eventsOf(page)).filter((e) => e.type === 'form-embed-remint')).toEqual([]);
-  await expect(element).toHaveAttribute('state', 'framed');
-  expect(await element.locator('iframe').getAttribute('src')).toBe(src);
+  await expectNoRemint(page, element, src);
 });
 
 test('embedded form message (docs/contract.md#embedded-form-message): several embeds on a page never react to each other', async ({
@@ -82,11 +95,7 @@ test("embedded form message (docs/contract.md#embedded-form-message): the elemen
   page,
   demo,
 }) => {
-  await recordEvents(page);
-  await page.goto(`${demo.url}/hostile.html`);
-  const element = page.locator('#target');
-  await expect(element).toHaveAttribute('state', 'framed');
-  const src = await element.locator('iframe').getAttribute('src');
+  const { element, src } = await framedHostilePage(page, demo);
   // The frame's window stays the element's frame (`event.source` matches); only its origin is
   // wrong. A page could get there through a link or a redirect inside the form.
   const hostileUrl = `http://hostile.localhost:${new URL(demo.url).port}/hostile-frame.html`;
@@ -97,7 +106,5 @@ test("embedded form message (docs/contract.md#embedded-form-message): the elemen
     .click();
   // The frame's next message arrives after the forged one: both have reached every listener.
   await messagesDelivered(page, element);
-  expect((await eventsOf(page)).filter((e) => e.type === 'form-embed-remint')).toEqual([]);
-  await expect(element).toHaveAttribute('state', 'framed');
-  expect(await element.locator('iframe').getAttribute('src')).toBe(src);
+  await expectNoRemint(page, element, src);
 });

@@ -2,27 +2,26 @@ import type { FormTarget } from '@form-embed/protocol';
 import type { Request } from 'express';
 import type { Logger } from './logger.js';
 import type { FormEmbedSessionsConfig } from './options.js';
-import { CallbackTimeout, settleWithin } from './portal-callback.js';
+import { CallbackTimeout } from './portal-callback.js';
 import { sessionError } from './session-error-response.js';
 
 /**
  * Asks the portal's `authorize` veto about `target`. Only `true` allows: a veto that forgets
- * to answer refuses. A veto that throws, or does not settle within `timeoutMs`, is an
- * `internal_error` (logged), never an allow.
+ * to answer refuses. A veto that throws, or does not settle within `timeoutMs` (`bounded`), is
+ * an `internal_error` (logged), never an allow.
  */
 export async function isAuthorized(
-  { authorize, timeoutMs }: Pick<FormEmbedSessionsConfig, 'authorize' | 'timeoutMs'>,
+  authorize: FormEmbedSessionsConfig['authorize'],
   req: Request,
   target: FormTarget,
   logger: Logger,
 ): Promise<boolean> {
   try {
-    return (await settleWithin(() => authorize(req, target), timeoutMs)) === true;
+    return (await authorize(req, target)) === true;
   } catch (error) {
     const details = { target: describeTarget(target) };
-    if (error instanceof CallbackTimeout) {
-      logger.error(`authorize did not answer within timeoutMs (${timeoutMs} ms)`, details);
-    } else logger.error('authorize threw', { error, ...details });
+    if (error instanceof CallbackTimeout) logger.error(error.message, details);
+    else logger.error('authorize threw', { error, ...details });
     throw sessionError(
       'internal_error',
       'The portal could not decide whether this form is allowed.',

@@ -16,8 +16,6 @@ import { portalError } from './session-error-response.js';
 interface CatalogueDependencies {
   reads: CatalogueReads;
   authorize: FormEmbedSessionsConfig['authorize'];
-  /** How long `authorize` may take. */
-  timeoutMs: number;
   logger: Logger;
 }
 
@@ -56,7 +54,7 @@ export function catalogueRoute(deps: CatalogueDependencies): RequestHandler {
     const allowed = await Promise.all(
       candidates.map((entry) =>
         isAuthorized(
-          deps,
+          deps.authorize,
           req,
           entry.kind === 'form'
             ? { kind: 'form', formId: entry.formId }

@@ -9,12 +9,13 @@ import { sessionError } from './session-error-response.js';
  *   or one of `allowedOrigins`;
  * - `Sec-Fetch-Site: cross-site` or `same-site` passes only with an allowed `Origin`: a sibling
  *   subdomain is another site's code as far as the portal's session is concerned.
- * A request with neither header (not a browser, or a same-origin GET) passes.
+ * A request with neither header (not a browser, or a same-origin GET) passes. A refused origin
+ * is told to `onForeignOrigin` with the request's own, for the log.
  */
 export function refuseCrossSite(
   req: Request,
   allowedOrigins: ReadonlySet<string>,
-  onForeignOrigin: (origin: string, own: string) => void = () => {},
+  onForeignOrigin: (origin: string, own: string) => void,
 ): void {
   const origin = req.headers.origin;
   const canonical = origin === undefined ? undefined : (canonicalOrigin(origin) ?? '');

@@ -17,6 +17,7 @@ import { mintRoute } from './mint-route.js';
 import type { FormEmbedSessionsOptions } from './options.js';
 import { parseOptions } from './parse-options.js';
 import { perUserLimits } from './per-user-limit.js';
+import { bounded } from './portal-callback.js';
 import { resolveUserOnServer, userResolver } from './resolve-user.js';
 import { ServiceClient } from './service-client.js';
 import { SessionErrorResponse, sendSessionError, sessionError } from './session-error-response.js';
@@ -36,13 +37,15 @@ export function formEmbedSessions(options: FormEmbedSessionsOptions): Router {
   embedOrigins.prefetch(logger);
   const reads = new CatalogueReads(client, logger, config.catalogue.cacheTtlMs);
   const limits = perUserLimits({ ...config, logger });
+  // The portal's own callbacks, bound by timeoutMs once, here.
+  const resolveUser = bounded('resolveUser', config.resolveUser, config.timeoutMs);
+  const authorize = bounded('authorize', config.authorize, config.timeoutMs);
   const mintSession = mintRoute({
     client,
     embedOrigins,
-    authorize: config.authorize,
-    timeoutMs: config.timeoutMs,
+    authorize,
     logger,
-    resolveUser: userResolver(config.resolveUser, logger, config.timeoutMs),
+    resolveUser: userResolver(resolveUser, logger),
     refuseSignedOut: signedOutRefusal(reads, logger),
     mintLimit: limits.mint,
   });
@@ -55,12 +58,10 @@ export function formEmbedSessions(options: FormEmbedSessionsOptions): Router {
   router.post('/core-forms/:slug/session', mintSession);
   router.get(
     CATALOGUE_PATH,
-    forwardRejection(resolveUserOnServer(config.resolveUser, logger, config.timeoutMs)),
+    forwardRejection(resolveUserOnServer(resolveUser, logger)),
     requireSignInForCatalogue(config.catalogue.anonymous),
     limits.catalogue,
-    forwardRejection(
-      catalogueRoute({ reads, authorize: config.authorize, timeoutMs: config.timeoutMs, logger }),
-    ),
+    forwardRejection(catalogueRoute({ reads, authorize, logger })),
   );
   router.use(noSuchRoute);
   router.use(answerError(logger));

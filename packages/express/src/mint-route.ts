@@ -21,8 +21,6 @@ export interface MintDependencies {
   client: ServiceClient;
   embedOrigins: EmbedOrigins;
   authorize: FormEmbedSessionsConfig['authorize'];
-  /** How long `authorize` may take (`resolveUser` is bound by its own wrapper). */
-  timeoutMs: number;
   logger: Logger;
   resolveUser: (req: Request, res: Response) => Promise<ResolvedUser>;
   refuseSignedOut: (target: FormTarget) => Promise<void>;
@@ -81,7 +79,7 @@ async function answerMint(deps: MintDependencies, req: Request, res: Response, t
     if (!(await passesLimit(deps.mintLimit, req, res))) return;
     await deps.refuseSignedOut(target);
   }
-  if (!(await isAuthorized(deps, req, target, deps.logger))) {
+  if (!(await isAuthorized(deps.authorize, req, target, deps.logger))) {
     throw sessionError(
       'forbidden',
       `The portal does not allow this user ${describeTarget(target)}.`,

@@ -1,24 +1,34 @@
-/** The portal's own callback did not settle within `timeoutMs`. */
+/** One of the portal's callbacks did not settle within `timeoutMs`; the message says which. */
 export class CallbackTimeout extends Error {
   override readonly name = 'CallbackTimeout';
 }
 
 /**
- * Waits for one of the portal's callbacks (`resolveUser`, `authorize`) at most `timeoutMs`,
- * as for the service: a session store that never answers must not leave the browser loading
- * for ever. Rejects with `CallbackTimeout` when late; the callback's own outcome is dropped. A
- * callback that answers at once (not a promise) needs no timer: it costs a mint nothing.
+ * `callback` (`resolveUser`, `authorize`) bound by `timeoutMs`, as a request to the service
+ * is: a session store that never answers must not leave the browser loading for ever. A late
+ * call rejects with `CallbackTimeout`; its own outcome is dropped. A call that answers at once
+ * (not a promise) needs no timer: it costs a mint nothing.
  */
-export async function settleWithin<T>(work: () => T | Promise<T>, timeoutMs: number): Promise<T> {
-  const result = work();
-  if (typeof (result as PromiseLike<T> | undefined)?.then !== 'function') return result as T;
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new CallbackTimeout()), timeoutMs);
-  });
-  try {
-    return await Promise.race([result as PromiseLike<T>, late]);
-  } finally {
-    clearTimeout(timer);
-  }
+export function bounded<A extends unknown[], T>(
+  name: string,
+  callback: (...args: A) => T | PromiseLike<T>,
+  timeoutMs: number,
+): (...args: A) => Promise<T> {
+  return async (...args) => {
+    const result = callback(...args);
+    if (typeof (result as PromiseLike<T> | undefined)?.then !== 'function') return result as T;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_resolve, reject) => {
+      timer = setTimeout(
+        () =>
+          reject(new CallbackTimeout(`${name} did not answer within timeoutMs (${timeoutMs} ms)`)),
+        timeoutMs,
+      );
+    });
+    try {
+      return await Promise.race([result as PromiseLike<T>, late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  };
 }

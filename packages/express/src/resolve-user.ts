@@ -2,7 +2,7 @@ import { type FormSessionUser, FormSessionUserSchema } from '@form-embed/protoco
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Logger } from './logger.js';
 import type { FormEmbedSessionsConfig, ResolvedUser } from './options.js';
-import { CallbackTimeout, settleWithin } from './portal-callback.js';
+import { CallbackTimeout } from './portal-callback.js';
 import { sessionError } from './session-error-response.js';
 
 const resolvedUser = Symbol('form-embed resolved user');
@@ -14,16 +14,14 @@ const resolvedUser = Symbol('form-embed resolved user');
 export function userResolver(
   resolveUser: FormEmbedSessionsConfig['resolveUser'],
   logger: Logger,
-  timeoutMs: number,
 ): (req: Request, res: Response) => Promise<ResolvedUser> {
   return async function resolveUserFor(req, res) {
     let user: unknown;
     try {
-      user = await settleWithin(() => resolveUser(req), timeoutMs);
+      user = await resolveUser(req);
     } catch (error) {
-      if (error instanceof CallbackTimeout) {
-        logger.error(`resolveUser did not answer within timeoutMs (${timeoutMs} ms)`);
-      } else logger.error('resolveUser threw', { error });
+      if (error instanceof CallbackTimeout) logger.error(error.message);
+      else logger.error('resolveUser threw', { error });
       throw sessionError('internal_error', 'The portal could not tell who is signed in.');
     }
     const resolved = user === undefined || user === null ? undefined : checkedUser(user, logger);
@@ -36,9 +34,8 @@ export function userResolver(
 export function resolveUserOnServer(
   resolveUser: FormEmbedSessionsConfig['resolveUser'],
   logger: Logger,
-  timeoutMs: number,
 ): RequestHandler {
-  const resolve = userResolver(resolveUser, logger, timeoutMs);
+  const resolve = userResolver(resolveUser, logger);
   return async function resolveUserOnServer(req: Request, res: Response, next: NextFunction) {
     await resolve(req, res);
     next();

@@ -12,15 +12,12 @@ import type { Logger } from './logger.js';
 import { secretRedactor } from './secret-redaction.js';
 import { sessionErrorMessages } from './session-error-messages.js';
 import { SessionErrorResponse, sessionError } from './session-error-response.js';
-import {
-  notJson,
-  RATE_LIMIT_WINDOW_SECONDS,
-  tooLarge,
-  type UpstreamAnswer,
-  type UpstreamConfig,
-} from './upstream-request.js';
+import { notJson, tooLarge, type UpstreamAnswer, type UpstreamConfig } from './upstream-request.js';
 
 type Route = keyof ServicePaths;
+
+/** What a 429 of ours waits when the service gave no readable `Retry-After`: its limit window. */
+const RATE_LIMIT_WINDOW_SECONDS = 60;
 
 /** The most characters of an upstream code or message that reach a log line. */
 const LOGGED_TEXT_MAX = 500;
@@ -85,14 +82,12 @@ export class UpstreamErrors {
     if (isKnownSessionErrorCode(code)) {
       const { retryable } = SessionErrorCodes[code];
       const status = statusOfSessionErrorCode(code, UNKNOWN_CODE_STATUS);
-      // `rate_limited` is a 429 whatever status carried it, and a 429 always says how long to wait.
-      const fallback = status === 429 ? this.#rateLimitWait : undefined;
       return new SessionErrorResponse({
         code,
         message: sessionErrorMessages[code],
         retryable,
         status,
-        retryAfter: retryable ? (answer.retryAfter ?? fallback) : undefined,
+        retryAfter: retryable ? this.#waitOf(status, answer) : undefined,
       });
     }
     // A new code is passed on with the service's status (an error status, 400 to 599) and
@@ -105,8 +100,17 @@ export class UpstreamErrors {
       message: sessionErrorMessages.unknown,
       retryable,
       status: isNew ? answer.status : UNKNOWN_CODE_STATUS,
-      retryAfter: retryable ? answer.retryAfter : undefined,
+      retryAfter: retryable ? this.#waitOf(answer.status, answer) : undefined,
     });
+  }
+
+  /**
+   * The `Retry-After` of an answer of ours with `status`: the service's, and for a 429 without
+   * one the limit window (docs/contract.md#limits: a 429 always carries it), so that no caller
+   * retries at once into a limit the whole organisation shares.
+   */
+  #waitOf(status: number, answer: UpstreamAnswer): string | undefined {
+    return answer.retryAfter ?? (status === 429 ? this.#rateLimitWait : undefined);
   }
 
   /** Only the statuses every endpoint documents keep a meaning; anything else is a bad shape. */
@@ -116,7 +120,11 @@ export class UpstreamErrors {
         this.#logger.error(`the service refused the API key (401 on ${route})`);
         return sessionError('invalid_api_key', sessionErrorMessages.invalid_api_key);
       case 429:
-        return sessionError('rate_limited', sessionErrorMessages.rate_limited, answer.retryAfter);
+        return sessionError(
+          'rate_limited',
+          sessionErrorMessages.rate_limited,
+          this.#waitOf(429, answer),
+        );
       case 414:
       case 431:
         // The request line or headers were too long for the service: the same request cannot succeed.

@@ -27,10 +27,7 @@ export interface UpstreamAnswer {
   status: number;
   /** `METHOD url` of the request, without its query, for a log line naming what was asked. */
   request: string;
-  /**
-   * `Retry-After` as whole seconds, capped at `maxRetryAfterSeconds`; undefined when unreadable,
-   * except on a 429, which always has one.
-   */
+  /** `Retry-After` as whole seconds, capped at `maxRetryAfterSeconds`; undefined when unreadable. */
   retryAfter: string | undefined;
   /** The parsed JSON body, `notJson`, or `tooLarge` when it ran past `maxUpstreamBodyBytes`. */
   body: unknown;
@@ -52,6 +49,7 @@ export async function requestUpstream(
   const search = query === undefined ? '' : `?${new URLSearchParams(query)}`;
   const location = `${config.baseUrl}${expandPath(config.paths[route], params)}`;
   const url = `${location}${search}`;
+  const asked = `${method} ${location}`;
   const headers: Record<string, string> = {
     Authorization: `Bearer ${config.apiKey}`,
     Accept: 'application/json',
@@ -77,13 +75,13 @@ export async function requestUpstream(
     recordUpstream(route, method, startedAt, response.status);
     return {
       status: response.status,
-      request: `${method} ${location}`,
+      request: asked,
       // Read only on a refusal: a success has no use for it.
       retryAfter: response.ok ? undefined : retryAfterOf(response, config),
       body: text === tooLarge ? tooLarge : parseJson(text),
     };
   } catch (error) {
-    throw unavailable(config, request, `${method} ${location}`, startedAt, error);
+    throw unavailable(config, request, asked, startedAt, error);
   } finally {
     clearTimeout(timer);
   }
@@ -143,23 +141,17 @@ async function readCapped(
   return tooLarge;
 }
 
-/** What a 429 without a readable `Retry-After` is told to wait: the service's limit window. */
-export const RATE_LIMIT_WINDOW_SECONDS = 60;
-
 /**
  * `Retry-After` as a whole number of seconds, at most `maxRetryAfterSeconds`
- * (docs/contract.md#retry-after). A 429 always carries one (docs/contract.md#limits): when the
- * service's is missing or unreadable, the limit window, so that no caller retries at once into
- * a limit shared by the whole organisation.
+ * (docs/contract.md#retry-after); undefined when missing or unreadable (a 429 of ours gets the
+ * limit window then: `UpstreamErrors`).
  */
 function retryAfterOf(
   response: Response,
   config: Pick<UpstreamConfig, 'maxRetryAfterSeconds'>,
 ): string | undefined {
   const header = response.headers.get('Retry-After');
-  const seconds =
-    (header === null ? undefined : parseRetryAfter(toImfFixdate(header))) ??
-    (response.status === 429 ? RATE_LIMIT_WINDOW_SECONDS : undefined);
+  const seconds = header === null ? undefined : parseRetryAfter(toImfFixdate(header));
   return seconds === undefined ? undefined : `${Math.min(seconds, config.maxRetryAfterSeconds)}`;
 }
 

@@ -1,6 +1,7 @@
 export { defaultServicePaths, expandPath, type ServicePaths } from '@form-embed/protocol';
 export { CONTROL_PATH } from './api-app.js';
 export type { SandboxControl } from './control.js';
+export { isLoopbackHost } from './control-access.js';
 export type { EmbedOriginKind } from './embed-origin-app.js';
 export type { Fault, FaultScope, FaultSpec } from './faults.js';
 export {
