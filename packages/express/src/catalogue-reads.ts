@@ -48,12 +48,14 @@ export class CatalogueReads {
       max: 2,
       ttl: ttlMs,
       perf: currentPerformance,
+      ttlResolution: 0,
       fetchMethod: runLoad,
     });
     this.#tenants = new LRUCache<string, UserTenant, Load<UserTenant>>({
       max: MAX_TENANTS,
       ttl: ttlMs,
       perf: currentPerformance,
+      ttlResolution: 0,
       fetchMethod: runLoad,
     });
   }
@@ -135,7 +137,11 @@ export class CatalogueReads {
   }
 }
 
-/** The global `performance` as it is at each read, so a replaced clock (a test's) is seen too. */
+/**
+ * The global `performance` as it is at each read, so a replaced clock (a test's) is seen too.
+ * With `ttlResolution: 0`: lru-cache otherwise keeps a read of the clock for 1 ms of real time
+ * (a timer), so an age moved in between was not seen, and a cached read outlived its TTL.
+ */
 const currentPerformance = { now: () => performance.now() };
 
 function runLoad<T>(
