@@ -44,7 +44,6 @@ export class FormEmbedElement extends FormEmbedProperties {
   #status!: StatusArea;
   // Aborting it ends the run's mint, waits, frame and frame listener; none while disconnected.
   #run?: AbortController;
-  #refocus?: boolean;
   #lapsed?: boolean; // this run replaces a session that expired: its frame comes with a notice
   #remints!: () => boolean; // the framed page's remints, forgotten by a fresh start
 
@@ -69,7 +68,7 @@ export class FormEmbedElement extends FormEmbedProperties {
   override disconnectedCallback() {
     super.disconnectedCallback();
     this.#run?.abort();
-    this.#run = this.#refocus = undefined;
+    this.#run = undefined;
     this.#set('idle');
   }
 
@@ -77,11 +76,13 @@ export class FormEmbedElement extends FormEmbedProperties {
   protected override createRenderRoot() {
     const root = super.createRenderRoot();
     this.#status = new StatusArea(root, () => {
-      // The button had focus: the form takes it over, now (dismiss) or once framed (Try again).
-      this.#refocus = true;
-      if (this.#state === 'failed') return this.remint();
+      // Dismiss hands focus to the form; Try again, once framed (the status area holds it).
+      if (this.#state === 'failed') {
+        this.#status.hold();
+        return this.remint();
+      }
       this.#set('framed');
-      this.#focus(this.renderRoot.querySelector('iframe'));
+      this.renderRoot.querySelector('iframe')?.focus();
     });
     return root;
   }
@@ -176,7 +177,7 @@ export class FormEmbedElement extends FormEmbedProperties {
         retryable || failureKey(code, messages) === 'unknown' ? 'retry' : '',
       );
       // Focus was on Try again, or in the form, when the run began: it goes to Try again.
-      this.#focus(this.renderRoot.querySelector('button'));
+      this.#status.handOver();
     }
     fire(this, 'form-embed-error', { code, status, retryable, retryAfter, willRetry });
     // A listener may have started a new run (remint) or ended this one (disconnect).
@@ -193,7 +194,8 @@ export class FormEmbedElement extends FormEmbedProperties {
     const frame = make('iframe', { referrerPolicy: 'origin', src: embedUrl, part: 'frame' });
     this.renderRoot.append(frame);
     signal.addEventListener('abort', () => {
-      this.#refocus ||= !!this.shadowRoot?.activeElement;
+      // Focus in the element (the frame, Dismiss) goes to the next frame or Try again.
+      if (this.shadowRoot?.activeElement) this.#status.hold();
       frame.remove();
     });
     listenToFrame(frame, embedOrigin, signal, (state) => {
@@ -213,17 +215,8 @@ export class FormEmbedElement extends FormEmbedProperties {
     // A notice listener may have started a new run (remint) or ended this one (disconnect).
     if (signal.aborted) return;
     this.#set('framed', notice ? 'lapsed' : '', 'dismiss');
-    this.#focus(frame);
+    this.#status.handOver(frame);
     fire(this, 'form-embed-session', { provider, expiresIn, embedOrigin, attempt });
-  }
-
-  /**
-   * Focuses `target` (the frame, or Try again) if the element owes focus and nothing on the page
-   * has taken it since.
-   */
-  #focus(target: HTMLElement | null) {
-    if (this.#refocus && document.activeElement === document.body) target?.focus();
-    this.#refocus = false;
   }
 
   /** True, and counted, when one more automatic remint stays within the bound; else fails. */
@@ -231,6 +224,6 @@ export class FormEmbedElement extends FormEmbedProperties {
     if (this.#remints()) return true;
     this.#run?.abort();
     this.#set('failed', 'storm', 'retry');
-    this.#focus(this.renderRoot.querySelector('button'));
+    this.#status.handOver();
   }
 }

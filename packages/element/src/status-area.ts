@@ -4,7 +4,8 @@ import type { MessageOverrides } from './messages.js';
 /**
  * The element's status area (part `status`): a polite live region, made once so that it is a
  * live region before it speaks. It holds one message, in a slot that a page may fill instead,
- * and at most one button, and writes both as text, never as HTML.
+ * and at most one button, and writes both as text, never as HTML. It can also hold focus (see
+ * `hold`), for the element to hand on once the frame or the next button is there.
  */
 export class StatusArea {
   #root: HTMLElement;
@@ -16,9 +17,25 @@ export class StatusArea {
 
   constructor(parent: Node, onButton: () => void) {
     this.#root = parent.appendChild(
-      make('div', { role: 'status', ariaLive: 'polite', part: 'status' }),
+      make('div', { role: 'status', ariaLive: 'polite', part: 'status', tabIndex: -1 }),
     );
     this.#button = make('button', { onclick: onButton });
+  }
+
+  /**
+   * Takes focus from what is about to go (the button, the frame): focus left on a removed node
+   * falls to the page's body, where the element could no longer tell it from a click elsewhere.
+   */
+  hold() {
+    this.#root.focus();
+  }
+
+  /**
+   * Focuses `target`, by default the button, if the area still holds focus: nothing on the page
+   * has taken it since. With no button shown, the area keeps focus on its message.
+   */
+  handOver(target: HTMLElement | null = this.#button) {
+    if (this.#root.matches(':focus')) target?.focus();
   }
 
   /** Says message `text` in slot `slot`, with a button (part and label) `button`; no text, nothing. */

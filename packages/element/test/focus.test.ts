@@ -1,4 +1,5 @@
 import { expect, fixture, html } from '@open-wc/testing';
+import { sendMouse } from '@web/test-runner-commands';
 import {
   embedOrigin,
   errorMessage,
@@ -113,6 +114,26 @@ describe('<form-embed> focus', () => {
     await settle(element);
     expect(element.state).to.equal('framed');
     expect(document.activeElement?.localName).to.equal('input');
+  });
+
+  it('a frame owed focus does not take it after the user clicked plain text on the page', async () => {
+    const { element, calls } = await tryAgainByKeyboard();
+    const text = document.createElement('p');
+    text.textContent = 'Plain text, nothing to focus';
+    document.body.prepend(text);
+    try {
+      const { x, y } = text.getBoundingClientRect();
+      await sendMouse({ type: 'click', position: [Math.ceil(x) + 2, Math.ceil(y) + 2] });
+      expect(document.activeElement === document.body, 'the click left focus on the body').to.equal(
+        true,
+      );
+      calls[1]?.resolve(session());
+      await settle(element);
+      expect(element.state).to.equal('framed');
+      expect(focusedIn(element)).to.equal('nothing');
+    } finally {
+      text.remove();
+    }
   });
 
   it('a frame owed focus takes it when nothing else has it', async () => {
