@@ -48,7 +48,7 @@ export const personas = {
   northwind: {
     label: 'Someone at Northwind (client with no Microsoft tenant)',
     expect: 'client_not_connected',
-    user: { clientId: clients.northwind, userIdentifier: 'sam@northwind.example' },
+    user: { clientId: clients.northwind, userIdentifier: users.sam },
   },
   stranger: {
     label: 'Someone from a tenant nobody manages',

@@ -63,7 +63,8 @@ function hostWithPort(req: Request): string | undefined {
 
 /**
  * Accepts only `application/json` bodies (in UTF-8) on a POST. A page on another site cannot
- * send that type without a CORS preflight, which this middleware never grants.
+ * send that type without a CORS preflight, which this middleware grants only to the origins
+ * listed in `allowedOrigins`.
  */
 export function refuseNonJson(req: Request): void {
   const type = req.headers['content-type'];

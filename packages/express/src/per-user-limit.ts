@@ -16,7 +16,8 @@ import { sendSessionError, sessionError } from './session-error-response.js';
  * the organisation's 120 mints a minute; `catalogue` allows `limit.catalogue` `GET /forms`. Each
  * counts the user `resolveUser` returned (the client address when nobody is signed in), under
  * the keys `limitKey` builds. A refusal is `rate_limited` with `Retry-After`. A portal's own
- * store is guarded: a failing or slow store never fails or stalls a request (`GuardedStore`).
+ * store is guarded (`GuardedStore`): a failing or slow store holds a request at most
+ * `storeTimeoutMs`, then lets it pass uncounted or, with `passOnStoreError: false`, refuses it.
  */
 export function perUserLimits(config: LimitSettings): Record<LimitName, RequestHandler> {
   const warnOfClientAddress = proxyWarnings(config.logger);
@@ -69,13 +70,12 @@ function perUserLimit(
     handler: function refuseOverLimit(req: Request, res: Response) {
       const signedIn = resolvedUserOf(res) !== undefined;
       recordLimitRefusal(name, signedIn ? 'user' : 'address');
-      const what = name === 'mint' ? 'mint' : 'catalogue';
       const whose = signedIn ? 'This user' : 'This client address';
       sendSessionError(
         res,
         sessionError(
           'rate_limited',
-          `${whose} reached the ${what} limit (${max} per ${limit.windowMs} ms).`,
+          `${whose} reached the ${name} limit (${max} per ${limit.windowMs} ms).`,
           // A window longer than the cap is told as the cap, like the service's own waits.
           String(Math.min(secondsToReset(req, limit.windowMs), maxRetryAfterSeconds)),
         ).answer,

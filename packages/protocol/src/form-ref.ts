@@ -1,6 +1,7 @@
 /**
  * What may name a form in a URL path: a designer form's id or a Core form's slug
- * (docs/contract.md#form-ids). The browser, the middleware and the sandbox all ask here.
+ * (docs/contract.md#form-ids). The element and the middleware ask here, and `expandPath`
+ * (which the sandbox's routes use too).
  */
 
 /** The longest id or slug accepted. Longer ones are refused before any request is made. */

@@ -33,8 +33,9 @@ export interface SandboxControl {
   /** Requests received per route, keyed `METHOD /path/template` (e.g. `GET /api/v1/me`). */
   stats(): Record<string, number>;
   /**
-   * What the session store holds: handles not yet redeemed, and sessions a page may still
-   * reach. Both are pruned on each mint, on the sandbox's clock.
+   * What the session store holds: handles not yet redeemed, sessions a page may still reach,
+   * and lapsed sessions remembered for a late reload. All are pruned on each mint, on the
+   * sandbox's clock (lapsed ones by count).
    */
   storeStats(): StoreStats;
   /**

@@ -1,6 +1,7 @@
 /**
- * The names of the sandbox's fixed data (organisations, clients, tenants, users, forms). Tests
- * and the demo use these names, never the literals.
+ * The names of the sandbox's fixed data (organisations, clients, tenants, users, forms). Code
+ * that can import them uses these names; the demo's browser pages, e2e form fields and the
+ * bench spell out a few ids (`form_microsoft`, `form_open`, `new-starter`) as a user would.
  */
 
 export const fixtureIds = {
@@ -40,6 +41,8 @@ export const fixtureIds = {
     malformed: 'not an identifier',
     /** An email on a domain no client has: `tenant_not_connected` on a google form. */
     unknownDomain: 'pat@elsewhere.example',
+    /** A portal user of Northwind, a client with no directory: the `portal` provider. */
+    sam: 'sam@northwind.example',
     /** A user of the other organisation's client. */
     otherOrg: 'olivia@other.example',
   },

@@ -88,7 +88,7 @@ const recipes: readonly Recipe[] = [
     code: 'client_not_connected',
     description: 'A client with no Microsoft tenant.',
     target: microsoftForm,
-    user: { clientId: clients.northwind, userIdentifier: 'sam@northwind.example' },
+    user: { clientId: clients.northwind, userIdentifier: users.sam },
   },
   {
     code: 'client_not_entitled',

@@ -118,7 +118,7 @@ describe('form-session rules', () => {
     const session = await mintSession(
       sandbox,
       { kind: 'form', formId: forms.open },
-      { clientId: clients.northwind, userIdentifier: 'sam@northwind.example' },
+      { clientId: clients.northwind, userIdentifier: users.sam },
     );
     assert.equal(session.provider, 'portal');
     assert.equal(session.expiresIn, 120);
