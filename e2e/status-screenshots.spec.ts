@@ -5,11 +5,11 @@ import { shoot } from './shoot.js';
 const element = (page: Page) => page.locator('#embed-slot form-embed');
 const offline = {
   en: 'You are offline. Waiting…',
-  de: 'Sie sind offline. Warten auf die Verbindung …',
+  de: 'Sie sind offline. Warten auf die Verbindung\u00a0…',
 };
 const storm = {
   en: 'The form keeps failing to sign you in.',
-  de: 'Die Anmeldung am Formular schlägt immer wieder fehl.',
+  de: 'Die Anmeldung am Formular ist mehrmals fehlgeschlagen.',
 };
 
 for (const lang of ['en', 'de'] as const) {

@@ -118,7 +118,8 @@ export class FormEmbedElement extends FormEmbedProperties {
   }
 
   #messages(): MessageOverrides {
-    return { ...FormEmbedElement.messages, ...this.messages };
+    // The English defaults first: a page's partial set for all elements leaves the rest as is.
+    return { ...messages, ...FormEmbedElement.messages, ...this.messages };
   }
   /** Writes the status and the frame's title in the current messages. */
   #paint() {

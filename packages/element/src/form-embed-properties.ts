@@ -1,5 +1,5 @@
 import { ReactiveElement, unsafeCSS } from '@lit/reactive-element';
-import { type MessageOverrides, type Messages, messages } from './messages.js';
+import { type MessageOverrides, messages } from './messages.js';
 import { styles } from './styles.js';
 import type { FetchSession } from './types.js';
 
@@ -24,8 +24,11 @@ export class FormEmbedProperties extends ReactiveElement {
     allowedEndpointOrigins: { attribute: false },
   };
 
-  /** The messages of every element, where its own `messages` has no key. Defaults to English. */
-  static messages: Messages = messages;
+  /**
+   * The messages of every element, where its own `messages` has no key: wholly (a locale pack)
+   * or per key, English where it has none. Defaults to English.
+   */
+  static messages: MessageOverrides = messages;
 
   /** Registers the element as `tag` unless that tag is taken. Defaults to `form-embed`. */
   static define(tag = 'form-embed') {

@@ -39,6 +39,14 @@ describe('<form-embed> messages', () => {
     expect(statusOf(element).textContent).to.equal('Moment bitte');
   });
 
+  it('FormEmbedElement.messages given in part keeps the English of the keys it leaves out', async () => {
+    FormEmbedElement.messages = { retry: 'Nochmal' };
+    const { element, calls } = await mount();
+    calls[0]?.reject(failure('unknown'));
+    await settle(element);
+    expect(statusOf(element).textContent).to.equal('Something went wrong.Nochmal');
+  });
+
   it('a page may word one code apart from its group', async () => {
     const { element, calls } = await mount();
     element.messages = { user_not_found: 'Ask IT to add you to the directory.' };

@@ -5,7 +5,7 @@ const nl: Messages = {
   loading: 'Het formulier wordt geladen…',
   retrying: 'Nieuwe poging…',
   offline: 'Je bent offline. Wachten op verbinding…',
-  storm: 'Aanmelden bij het formulier mislukt steeds.',
+  storm: 'Aanmelden bij het formulier is meerdere keren mislukt.',
   retry: 'Opnieuw proberen',
   lapsed:
     'Je sessie is verlopen en het formulier is opnieuw geladen. Gegevens die nog niet zijn verzonden, moet je mogelijk opnieuw invullen.',
@@ -14,7 +14,7 @@ const nl: Messages = {
   sign_in_required: 'Meld je opnieuw aan om dit formulier te openen.',
   unavailable: 'Het formulier is op dit moment niet beschikbaar.',
   not_found: 'Dit formulier is niet beschikbaar.',
-  forbidden: 'Je account kan dit formulier niet openen.',
+  forbidden: 'Je account heeft geen toegang tot dit formulier.',
   invalid_request: 'Dit formulier is niet goed ingesteld.',
   unknown: 'Er is iets misgegaan.',
 };
