@@ -48,6 +48,7 @@ export function formEmbedSessions(options: FormEmbedSessionsOptions): Router {
     resolveUser: userResolver(resolveUser, logger),
     refuseSignedOut: signedOutRefusal(reads, logger),
     mintLimit: limits.mint,
+    signedOutMintLimit: limits.signedOutMint,
   });
 
   const router = express.Router();

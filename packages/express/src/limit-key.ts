@@ -3,8 +3,11 @@ import { ipKeyGenerator } from 'express-rate-limit';
 import type { Logger } from './logger.js';
 import type { ResolvedUser } from './options.js';
 
-/** The two per-user limits, each counted under its own keys. */
-export type LimitName = 'mint' | 'catalogue';
+/**
+ * The limits, each counted under its own keys: per user (or client address) `mint` and
+ * `catalogue`, and `signedOutMint`, one count for every signed-out mint that goes upstream.
+ */
+export type LimitName = 'mint' | 'catalogue' | 'signedOutMint';
 
 /**
  * The default prefix of the limit keys: `form-embed:` and the mount path, lower-cased, since
@@ -34,9 +37,11 @@ export function mountPathPrefix(logger: Logger): (req: Request) => string {
  * the limit's name, then who asks. A signed-in user is the `resolveUser`
  * answer with the tenant id and identifier lower-cased, since Microsoft and Google compare them
  * without case (`Alice@Example.com` is `alice@example.com`); the user sent upstream keeps its
- * case. Signed out, the client address (`req.ip`, an IPv6 address by its /56 network).
+ * case. Signed out, the client address (`req.ip`, an IPv6 address by its /56 network); for
+ * `signedOutMint`, everyone.
  */
 export function limitKey(req: Request, start: string, name: LimitName, user: ResolvedUser): string {
+  if (name === 'signedOutMint') return `${start}${name}:all`;
   if (user === undefined) return `${start}${name}:ip:${ipKeyGenerator(req.ip ?? '')}`;
   const who = JSON.stringify([
     user.clientId ?? '',

@@ -100,7 +100,10 @@ export function recordUpstream(
 }
 
 /** One request refused by a per-user limit: `subject` says whether a user or a client address was counted. */
-export function recordLimitRefusal(limit: LimitName, subject: 'user' | 'address'): void {
+export function recordLimitRefusal(
+  limit: LimitName,
+  subject: 'user' | 'address' | 'signed_out',
+): void {
   current().limitRefusals.add(1, {
     'form_embed.limit.name': limit,
     'form_embed.limit.subject': subject,

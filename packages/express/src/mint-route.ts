@@ -25,6 +25,7 @@ export interface MintDependencies {
   resolveUser: (req: Request, res: Response) => Promise<ResolvedUser>;
   refuseSignedOut: (target: FormTarget) => Promise<void>;
   mintLimit: RequestHandler;
+  signedOutMintLimit: RequestHandler;
 }
 
 /** The form a mint route names: `/forms/:formId/session` or `/core-forms/:slug/session`. */
@@ -57,7 +58,8 @@ function refuseInvalidFormRef(target: FormTarget): void {
  * than a router layer per step (each layer cost a mint more than its check): counted, the form
  * reference and `Content-Type` checked, the body read, the user resolved (with nobody signed in:
  * the per-address limit counted, and the mint refused when its form needs a user), `authorize`
- * asked, a signed-in user's limit counted, then the mint itself. Any refusal goes to `next`, in
+ * asked, a signed-in user's limit (or the count all signed-out visitors share) counted, then the
+ * mint itself. Any refusal goes to `next`, in
  * the SessionError shape.
  */
 export function mintRoute(deps: MintDependencies): RequestHandler {
@@ -85,7 +87,10 @@ async function answerMint(deps: MintDependencies, req: Request, res: Response, t
       `The portal does not allow this user ${describeTarget(target)}.`,
     );
   }
-  if (user !== undefined && !(await passesLimit(deps.mintLimit, req, res))) return;
+  // Last before the mint: a signed-in user's own count, or the one count every signed-out
+  // visitor shares, which only a mint that goes upstream may spend.
+  const limit = user === undefined ? deps.signedOutMintLimit : deps.mintLimit;
+  if (!(await passesLimit(limit, req, res))) return;
   const answer = await mintOnEmbedOrigin(deps, target, user);
   res.statusCode = 200;
   countAnswer(res, 'ok');

@@ -12,6 +12,12 @@ export interface MintLimitOptions {
   mints?: number;
   /** Catalogue requests one portal user (or client address) may make per window. Defaults to `30`. */
   catalogue?: number;
+  /**
+   * Mints that everyone signed out, together, may send upstream per window: the rest of the
+   * organisation's 120 a minute stays for signed-in users, however many addresses a flood
+   * comes from. Defaults to `60`.
+   */
+  signedOutMints?: number;
   /** The window in milliseconds, of both limits. Defaults to `60_000` (one minute). */
   windowMs?: number;
   /**
@@ -119,6 +125,7 @@ export interface FormEmbedSessionsConfig {
   limit: {
     mints: number;
     catalogue: number;
+    signedOutMints: number;
     windowMs: number;
     store: Store | undefined;
     prefix: string | undefined;
@@ -138,6 +145,7 @@ export const defaultTimeoutMs = 10_000;
 export const defaultMintLimit = {
   mints: 10,
   catalogue: 30,
+  signedOutMints: 60,
   windowMs: 60_000,
   storeTimeoutMs: 250,
   passOnStoreError: true,

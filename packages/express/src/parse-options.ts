@@ -68,6 +68,10 @@ const optionsSchema = z.strictObject({
           .int({ error: 'must be a whole number of requests' })
           .positive('must be at least 1')
           .optional(),
+        signedOutMints: z
+          .int({ error: 'must be a whole number of mints' })
+          .positive('must be at least 1')
+          .optional(),
         windowMs: timerMs(1000, 'must be at least 1000 (milliseconds)').optional(),
         store: z
           .custom<Store>(
@@ -86,7 +90,7 @@ const optionsSchema = z.strictObject({
       },
       {
         error:
-          'must be an object: {mints?, catalogue?, windowMs?, store?, prefix?, storeTimeoutMs?, passOnStoreError?}',
+          'must be an object: {mints?, catalogue?, signedOutMints?, windowMs?, store?, prefix?, storeTimeoutMs?, passOnStoreError?}',
       },
     )
     .optional(),

@@ -15,7 +15,9 @@ import { sendSessionError, sessionError } from './session-error-response.js';
  * default): `mint` allows `limit.mints` mints per `limit.windowMs`, so nobody alone can spend
  * the organisation's 120 mints a minute; `catalogue` allows `limit.catalogue` `GET /forms`. Each
  * counts the user `resolveUser` returned (the client address when nobody is signed in), under
- * the keys `limitKey` builds. A refusal is `rate_limited` with `Retry-After`. A portal's own
+ * the keys `limitKey` builds. `signedOutMint` counts every signed-out mint that goes upstream
+ * under one key, `limit.signedOutMints`: signed-out requests come from as many addresses as a
+ * flood has, so only a shared count keeps them from the signed-in users' mints. A refusal is `rate_limited` with `Retry-After`. A portal's own
  * store is guarded (`GuardedStore`): a failing or slow store holds a request at most
  * `storeTimeoutMs`, then lets it pass uncounted or, with `passOnStoreError: false`, refuses it.
  */
@@ -27,6 +29,7 @@ export function perUserLimits(config: LimitSettings): Record<LimitName, RequestH
   return {
     mint: perUserLimit('mint', config.limit.mints, counted),
     catalogue: perUserLimit('catalogue', config.limit.catalogue, counted),
+    signedOutMint: perUserLimit('signedOutMint', config.limit.signedOutMints, counted),
   };
 }
 
@@ -64,13 +67,18 @@ function perUserLimit(
     standardHeaders: false,
     keyGenerator: (req, res) => {
       const user = resolvedUserOf(res);
-      if (user === undefined) warnOfClientAddress(req);
+      if (user === undefined && name !== 'signedOutMint') warnOfClientAddress(req);
       return limitKey(req, prefixOf(req), name, user);
     },
     handler: function refuseOverLimit(req: Request, res: Response) {
-      const signedIn = resolvedUserOf(res) !== undefined;
-      recordLimitRefusal(name, signedIn ? 'user' : 'address');
-      const whose = signedIn ? 'This user' : 'This client address';
+      const subject =
+        name === 'signedOutMint' ? 'signed_out' : resolvedUserOf(res) ? 'user' : 'address';
+      recordLimitRefusal(name, subject);
+      const whose = {
+        user: 'This user',
+        address: 'This client address',
+        signed_out: 'Signed-out visitors, together,',
+      }[subject];
       sendSessionError(
         res,
         sessionError(

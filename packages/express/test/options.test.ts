@@ -88,6 +88,11 @@ const badOptions: Array<[string, (options: FormEmbedSessionsOptions) => unknown,
   ],
   ['a store that is not a Store', (o) => ({ ...o, limit: { store: {} } }), /option `limit\.store`/],
   [
+    'a signed-out mint limit that is not a whole number',
+    (o) => ({ ...o, limit: { signedOutMints: 2.5 } }),
+    /option `limit\.signedOutMints` must be a whole number of mints/,
+  ],
+  [
     'a zero catalogue limit',
     (o) => ({ ...o, limit: { catalogue: 0 } }),
     /option `limit\.catalogue`/,
@@ -184,6 +189,7 @@ describe('formEmbedSessions options', () => {
     assert.deepEqual(config.limit, {
       mints: 10,
       catalogue: 30,
+      signedOutMints: 60,
       windowMs: 60_000,
       store: undefined,
       prefix: undefined,

@@ -98,6 +98,60 @@ describe('a mint with nobody signed in (docs/contract.md#portal-codes)', () => {
     }
   });
 
+  test("signed-out mints from many addresses share one count, so signed-in users keep the rest of the organisation's mints", async () => {
+    const shared = await mountMiddleware(
+      watch,
+      { apiKey: sandbox.apiKey, baseUrl: sandbox.baseUrl, limit: { signedOutMints: 3 } },
+      (app) => app.set('trust proxy', 'loopback'),
+    );
+    try {
+      const mintsBefore = mintCount();
+      const statuses = [];
+      for (let i = 1; i <= 5; i++) {
+        const from = { headers: { 'x-forwarded-for': `203.0.113.${i}` } };
+        statuses.push((await shared.mint({ kind: 'form', formId: forms.open }, from)).status);
+      }
+      assert.deepEqual(statuses, [200, 200, 200, 429, 429]);
+      assert.equal(mintCount() - mintsBefore, 3, 'past the shared count, no mint goes upstream');
+      const refused = await shared.mint(
+        { kind: 'form', formId: forms.open },
+        { headers: { 'x-forwarded-for': '203.0.113.9' } },
+      );
+      assert.equal(SessionErrorBodySchema.parse(refused.body).error.code, 'rate_limited');
+      assert.match(refused.headers.get('retry-after') ?? '', /^[1-9]\d*$/);
+      // A form that needs a user is still told so: only a mint that goes upstream asks the count.
+      const signIn = await shared.mint(
+        { kind: 'form', formId: forms.microsoft },
+        { headers: { 'x-forwarded-for': '203.0.113.10' } },
+      );
+      assertSignInRequired(signIn);
+      const signedIn = await shared.mint(
+        { kind: 'form', formId: forms.open },
+        { session: 'adele' },
+      );
+      assert.equal(signedIn.status, 200, signedIn.text);
+    } finally {
+      await shared.close();
+    }
+  });
+
+  test('a sign_in_required refusal does not spend the count signed-out mints share', async () => {
+    const shared = await mountMiddleware(watch, {
+      apiKey: sandbox.apiKey,
+      baseUrl: sandbox.baseUrl,
+      limit: { signedOutMints: 1, mints: 100 },
+    });
+    try {
+      for (let i = 0; i < 3; i++) {
+        assertSignInRequired(await shared.mint({ kind: 'form', formId: forms.microsoft }));
+      }
+      const open = await shared.mint({ kind: 'form', formId: forms.open });
+      assert.equal(open.status, 200, open.text);
+    } finally {
+      await shared.close();
+    }
+  });
+
   test('while the forms list cannot be read, a signed-out mint costs the service one request, not two', async () => {
     const fresh = await mountMiddleware(watch, {
       apiKey: sandbox.apiKey,
