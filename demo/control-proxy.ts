@@ -7,6 +7,12 @@ import { Router as createRouter, json, type Router } from 'express';
 export function controlProxy(sandboxBaseUrl: string): Router {
   const router = createRouter();
   router.post('/:action', json(), async (req, res) => {
+    // Express has decoded the action: `..` or `%2e%2e` would leave the control path once the
+    // URL below is parsed. Every action is a lower-case word or words joined by hyphens.
+    if (!/^[a-z]+(-[a-z]+)*$/.test(req.params.action)) {
+      res.status(404).json({ error: 'no such control action' });
+      return;
+    }
     const upstream = await fetch(
       `${sandboxBaseUrl}/__sandbox/control/${encodeURIComponent(req.params.action)}`,
       {

@@ -91,6 +91,29 @@ test("the QA controls take the demo's own pages only: a cross-site POST never re
   expect(own.status, own.text).toBe(200);
 });
 
+test('the QA controls forward only an action name: a dot segment never leaves the control path', async ({
+  demo,
+}) => {
+  const sandbox = demo.sandbox;
+  if (!sandbox) throw new Error('the e2e demo runs on the sandbox');
+  const requestsTo = () => Object.values(sandbox.control.stats()).reduce((sum, n) => sum + n, 0);
+  const before = requestsTo();
+  const headers = {
+    'content-type': 'application/json',
+    origin: demo.url,
+    'sec-fetch-site': 'same-origin',
+  };
+  for (const action of ['..', '%2e%2e', '.%2E', 'reset%2F..']) {
+    const answer = await send(demo.url, `/demo/control/${action}`, {
+      method: 'POST',
+      headers,
+      body: '{}',
+    });
+    expect(answer.status, action).toBe(404);
+  }
+  expect(requestsTo(), 'no request reached the sandbox').toBe(before);
+});
+
 test('a body the demo cannot read is answered in a line of JSON, with no stack', async ({
   demo,
 }) => {

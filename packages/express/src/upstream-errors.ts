@@ -92,8 +92,12 @@ export class UpstreamErrors {
     }
     // A new code is passed on with the service's status (an error status, 400 to 599) and
     // retryable: the element words it as `unknown` (or as the page words that code) and retries
-    // it if the service says it may.
-    const isNew = isNewSessionErrorCode(code) && answer.status >= 400 && answer.status <= 599;
+    // it if the service says it may. Never one that holds the key (a service echoing it).
+    const isNew =
+      isNewSessionErrorCode(code) &&
+      this.#redact(code) === code &&
+      answer.status >= 400 &&
+      answer.status <= 599;
     const retryable = isNew && detail.retryable;
     return new SessionErrorResponse({
       code: isNew ? code : 'unknown',
@@ -144,7 +148,11 @@ export class UpstreamErrors {
     }
   }
 
+  /** What the service said, fit for a log line: no key, no control characters (a line break
+   * would let an upstream text forge a line of its own), and not too long. */
   #clean(text: string): string {
-    return this.#redact(text).slice(0, LOGGED_TEXT_MAX);
+    return this.#redact(text)
+      .replace(/\p{Cc}/gu, ' ')
+      .slice(0, LOGGED_TEXT_MAX);
   }
 }
