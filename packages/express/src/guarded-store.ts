@@ -1,6 +1,7 @@
 import type { ClientRateLimitInfo, Options, Store } from 'express-rate-limit';
 import { describe, type Logger } from './logger.js';
 import { sessionError } from './session-error-response.js';
+import { withTimeout } from './with-timeout.js';
 
 /**
  * Thrown to express-rate-limit, whose `passOnStoreError` then lets the request through
@@ -120,15 +121,11 @@ export class GuardedStore implements Store {
 
   #bounded<T>(work: Promise<T>): Promise<T> {
     const { timeoutMs } = this.#options;
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<never>((_, reject) => {
-      const giveUp = () =>
-        reject(new StoreTimedOut(`no answer within limit.storeTimeoutMs (${timeoutMs} ms)`));
-      // On a busy event loop the timer can fire before an answer already waiting on the socket
-      // is read: one more turn (poll before check) lets that answer win the race.
-      timer = setTimeout(() => setImmediate(giveUp), timeoutMs);
-    });
-    return Promise.race([work, late]).finally(() => clearTimeout(timer));
+    return withTimeout(
+      work,
+      timeoutMs,
+      () => new StoreTimedOut(`no answer within limit.storeTimeoutMs (${timeoutMs} ms)`),
+    );
   }
 
   #uncounted(): never {

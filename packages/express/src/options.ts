@@ -3,11 +3,28 @@ import type { Request } from 'express';
 import type { Store } from 'express-rate-limit';
 import type { Logger } from './logger.js';
 
+/** The service's endpoints the middleware calls (docs/contract.md#paths-we-chose). */
+export const upstreamRoutes = [
+  'me',
+  'forms',
+  'clients',
+  'client',
+  'coreForms',
+  'formSession',
+  'coreFormSession',
+] as const satisfies readonly (keyof ServicePaths)[];
+
+/** The paths of `upstreamRoutes`, relative to `baseUrl`. */
+export type UpstreamPaths = Pick<ServicePaths, (typeof upstreamRoutes)[number]>;
+
 /** What `resolveUser` returns: the FormSessionRequest `user`, or undefined when nobody is signed in. */
 export type ResolvedUser = FormSessionUser | undefined;
 
-/** The per-user limits: of mints, and of catalogue (`GET /forms`) requests. */
-export interface MintLimitOptions {
+/**
+ * The limits: per user (or, signed out, per client address) of mints and of catalogue
+ * (`GET /forms`) requests, and of the mints everyone signed out shares.
+ */
+export interface LimitOptions {
   /** Mints one portal user (or, signed out, one client address) may start per window. Defaults to `10`. */
   mints?: number;
   /** Catalogue requests one portal user (or client address) may make per window. Defaults to `30`. */
@@ -68,15 +85,18 @@ export interface FormEmbedSessionsOptions {
    * The upstream paths, relative to `baseUrl`; give only those that differ. Defaults to
    * `defaultServicePaths` from `@form-embed/protocol` (the sandbox's paths).
    */
-  paths?: Partial<ServicePaths>;
+  paths?: Partial<UpstreamPaths>;
   /**
    * How long one upstream request may take, in milliseconds, before it counts as `unavailable`;
    * also how long one call of `resolveUser` or `authorize` may take before it counts as
    * `internal_error`. Defaults to `10_000`.
    */
   timeoutMs?: number;
-  /** The per-user mint limit. Defaults to 10 mints per user per minute, in memory. */
-  limit?: MintLimitOptions;
+  /**
+   * The limits: 10 mints and 30 catalogue requests per user (or client address) a minute, and
+   * 60 mints for everyone signed out, by default, in memory.
+   */
+  limit?: LimitOptions;
   /** Where warnings and errors go. Defaults to `console` (prefixed `[form-embed]`). Lines never carry the key or a handle. */
   logger?: Logger;
   /** The fetch used for upstream requests. Defaults to the global `fetch`. */
@@ -120,7 +140,7 @@ export interface FormEmbedSessionsConfig {
   baseUrl: string;
   resolveUser: FormEmbedSessionsOptions['resolveUser'];
   authorize: NonNullable<FormEmbedSessionsOptions['authorize']>;
-  paths: ServicePaths;
+  paths: UpstreamPaths;
   timeoutMs: number;
   limit: {
     mints: number;
@@ -142,7 +162,7 @@ export interface FormEmbedSessionsConfig {
 }
 
 export const defaultTimeoutMs = 10_000;
-export const defaultMintLimit = {
+export const defaultLimits = {
   mints: 10,
   catalogue: 30,
   signedOutMints: 60,

@@ -1,15 +1,17 @@
-import { canonicalOrigin, defaultServicePaths, type ServicePaths } from '@form-embed/protocol';
+import { canonicalOrigin, defaultServicePaths } from '@form-embed/protocol';
 import type { Store } from 'express-rate-limit';
 import { z } from 'zod';
 import type { Logger } from './logger.js';
 import {
   defaultCatalogueCacheTtlMs,
+  defaultLimits,
   defaultMaxRetryAfterSeconds,
   defaultMaxUpstreamBodyBytes,
-  defaultMintLimit,
   defaultTimeoutMs,
   type FormEmbedSessionsConfig,
   type FormEmbedSessionsOptions,
+  type UpstreamPaths,
+  upstreamRoutes,
 } from './options.js';
 
 const isFunction = (value: unknown) => typeof value === 'function';
@@ -50,9 +52,10 @@ const optionsSchema = z.strictObject({
   ).optional(),
   paths: z
     .strictObject(
-      Object.fromEntries(
-        Object.keys(defaultServicePaths).map((name) => [name, pathSchema.optional()]),
-      ) as Record<keyof ServicePaths, z.ZodOptional<typeof pathSchema>>,
+      Object.fromEntries(upstreamRoutes.map((name) => [name, pathSchema.optional()])) as Record<
+        keyof UpstreamPaths,
+        z.ZodOptional<typeof pathSchema>
+      >,
       { error: 'must be an object of upstream paths, e.g. {me: "/api/v1/me"}' },
     )
     .optional(),
@@ -152,10 +155,13 @@ export function parseOptions(options: FormEmbedSessionsOptions): FormEmbedSessio
     baseUrl: parsed.baseUrl.replace(/\/+$/, ''),
     resolveUser: parsed.resolveUser,
     authorize: parsed.authorize ?? (() => true),
-    paths: { ...defaultServicePaths, ...dropUndefined(parsed.paths ?? {}) },
+    paths: {
+      ...Object.fromEntries(upstreamRoutes.map((name) => [name, defaultServicePaths[name]])),
+      ...dropUndefined(parsed.paths ?? {}),
+    } as UpstreamPaths,
     timeoutMs: parsed.timeoutMs ?? defaultTimeoutMs,
     limit: {
-      ...defaultMintLimit,
+      ...defaultLimits,
       ...dropUndefined(limit),
       store: limit.store,
       prefix: limit.prefix,

@@ -1,3 +1,5 @@
+import { withTimeout } from './with-timeout.js';
+
 /** One of the portal's callbacks did not settle within `timeoutMs`; the message says which. */
 export class CallbackTimeout extends Error {
   override readonly name = 'CallbackTimeout';
@@ -17,18 +19,10 @@ export function bounded<A extends unknown[], T>(
   return async (...args) => {
     const result = callback(...args);
     if (typeof (result as PromiseLike<T> | undefined)?.then !== 'function') return result as T;
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<never>((_resolve, reject) => {
-      timer = setTimeout(
-        () =>
-          reject(new CallbackTimeout(`${name} did not answer within timeoutMs (${timeoutMs} ms)`)),
-        timeoutMs,
-      );
-    });
-    try {
-      return await Promise.race([result as PromiseLike<T>, late]);
-    } finally {
-      clearTimeout(timer);
-    }
+    return withTimeout(
+      result as PromiseLike<T>,
+      timeoutMs,
+      () => new CallbackTimeout(`${name} did not answer within timeoutMs (${timeoutMs} ms)`),
+    );
   };
 }

@@ -3,10 +3,9 @@ import {
   type FormSession,
   FormSessionSchema,
   type FormTarget,
-  type ServicePaths,
 } from '@form-embed/protocol';
 import { z } from 'zod';
-import type { ResolvedUser } from './options.js';
+import type { ResolvedUser, UpstreamPaths } from './options.js';
 import { UpstreamErrors } from './upstream-errors.js';
 import { requestUpstream, type UpstreamConfig } from './upstream-request.js';
 
@@ -53,7 +52,7 @@ export class ServiceClient {
    * undefined (for lookups where "no such record" is an answer, not a failure).
    */
   async read<T>(
-    route: keyof ServicePaths,
+    route: keyof UpstreamPaths,
     schema: z.ZodType<T>,
     options: {
       params?: Record<string, string>;

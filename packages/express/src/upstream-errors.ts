@@ -2,19 +2,19 @@ import {
   isKnownSessionErrorCode,
   isNewSessionErrorCode,
   readSessionError,
-  type ServicePaths,
   SessionErrorCodes,
   type SessionErrorDetail,
   statusOfSessionErrorCode,
   UNKNOWN_CODE_STATUS,
 } from '@form-embed/protocol';
 import type { Logger } from './logger.js';
+import type { UpstreamPaths } from './options.js';
 import { secretRedactor } from './secret-redaction.js';
 import { sessionErrorMessages } from './session-error-messages.js';
 import { SessionErrorResponse, sessionError } from './session-error-response.js';
 import { notJson, tooLarge, type UpstreamAnswer, type UpstreamConfig } from './upstream-request.js';
 
-type Route = keyof ServicePaths;
+type Route = keyof UpstreamPaths;
 
 /** What a 429 of ours waits when the service gave no readable `Retry-After`: its limit window. */
 const RATE_LIMIT_WINDOW_SECONDS = 60;

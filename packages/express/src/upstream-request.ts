@@ -1,7 +1,7 @@
-import { expandPath, parseRetryAfter, type ServicePaths, toImfFixdate } from '@form-embed/protocol';
+import { expandPath, parseRetryAfter, toImfFixdate } from '@form-embed/protocol';
 import type { Logger } from './logger.js';
 import { recordUpstream } from './metrics.js';
-import type { FormEmbedSessionsConfig } from './options.js';
+import type { FormEmbedSessionsConfig, UpstreamPaths } from './options.js';
 import { sessionError } from './session-error-response.js';
 
 export type UpstreamConfig = Pick<
@@ -17,7 +17,7 @@ export type UpstreamConfig = Pick<
 
 export interface UpstreamRequest {
   method: 'GET' | 'POST';
-  route: keyof ServicePaths;
+  route: keyof UpstreamPaths;
   params?: Record<string, string>;
   query?: Record<string, string>;
   body?: unknown;

@@ -1,10 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import {
-  type FormEmbedSessionsOptions,
-  formEmbedSessions,
-  parseOptions,
-} from '@form-embed/express';
+import { type FormEmbedSessionsOptions, formEmbedSessions } from '@form-embed/express';
 import {
   defaultServicePaths,
   MintResponseSchema,
@@ -12,6 +8,7 @@ import {
   SessionErrorBodySchema,
 } from '@form-embed/protocol';
 import { fixtureIds, type Sandbox, startSandbox } from '@form-embed/sandbox';
+import { parseOptions } from '../src/parse-options.js';
 import { createServer } from './helpers/create-server.js';
 import { mountMiddleware, PORTAL_SESSION_HEADER, resolvePortalUser } from './helpers/harness.js';
 import { SecretWatch } from './helpers/secret-watch.js';
@@ -57,6 +54,11 @@ const badOptions: Array<[string, (options: FormEmbedSessionsOptions) => unknown,
     /option `paths\.me`/,
   ],
   ['an unknown path name', (o) => ({ ...o, paths: { mee: '/x' } }), /unknown option `paths\.mee`/],
+  [
+    'a path of the service the middleware never calls',
+    (o) => ({ ...o, paths: { openapi: '/openapi.json' } }),
+    /unknown option `paths\.openapi`/,
+  ],
   [
     'an apiKey with a space inside',
     (o) => ({ ...o, apiKey: 'key with-space' }),
@@ -196,7 +198,8 @@ describe('formEmbedSessions options', () => {
       storeTimeoutMs: 250,
       passOnStoreError: true,
     });
-    assert.deepEqual(config.paths, defaultServicePaths);
+    const { coreForm: _unused, openapi: _unusedToo, ...called } = defaultServicePaths;
+    assert.deepEqual(config.paths, called);
     assert.equal(config.baseUrl, sandbox.baseUrl);
     assert.equal(
       parseOptions({ ...valid(), baseUrl: `${sandbox.baseUrl}/` }).baseUrl,

@@ -45,8 +45,12 @@ export function isKnownSessionErrorCode(code: unknown): code is KnownSessionErro
   return typeof code === 'string' && Object.hasOwn(SessionErrorCodes, code);
 }
 
-/** The status the contract fixes for `code`; `fallback` for `unknown` and for codes not in the table. */
-export function statusOfSessionErrorCode(code: string, fallback = 500): number {
+/**
+ * The status the contract fixes for `code`; `fallback` for `unknown` (which has none of its own)
+ * and for codes not in the table. Callers choose it: an answer of ours for `unknown` is
+ * `UNKNOWN_CODE_STATUS`.
+ */
+export function statusOfSessionErrorCode(code: string, fallback: number): number {
   return (isKnownSessionErrorCode(code) && SessionErrorCodes[code].status) || fallback;
 }
 

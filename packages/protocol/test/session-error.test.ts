@@ -9,6 +9,7 @@ import {
   SessionErrorBodySchema,
   SessionErrorCodes,
   statusOfSessionErrorCode,
+  UNKNOWN_CODE_STATUS,
 } from '../src/index.js';
 
 // docs/contract.md#session-errors, row by row: code, status, retryable.
@@ -110,7 +111,7 @@ test('an error without a code is not a SessionError; a malformed message or retr
 });
 
 test('the status of a code comes from the table, with a fallback for unknown codes', () => {
-  assert.equal(statusOfSessionErrorCode('rate_limited'), 429);
-  assert.equal(statusOfSessionErrorCode('unknown'), 500);
+  assert.equal(statusOfSessionErrorCode('rate_limited', 418), 429);
+  assert.equal(statusOfSessionErrorCode('unknown', UNKNOWN_CODE_STATUS), 400);
   assert.equal(statusOfSessionErrorCode('brand_new', 418), 418);
 });

@@ -5,7 +5,7 @@
  * contract's error shape: `{error: string}`, or a SessionError `{error: {code, message,
  * retryable}}` on the two form-session endpoints.
  */
-import { statusOfSessionErrorCode } from '@form-embed/protocol';
+import { statusOfSessionErrorCode, UNKNOWN_CODE_STATUS } from '@form-embed/protocol';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { answer } from './api-answers.js';
 import { sendError, sendSessionError } from './api-errors.js';
@@ -95,7 +95,7 @@ async function answeredFault(
       return true;
     case 'error': {
       const message = fault.message ?? `Injected fault: ${fault.code}.`;
-      const status = fault.status ?? statusOfSessionErrorCode(fault.code, 400);
+      const status = fault.status ?? statusOfSessionErrorCode(fault.code, UNKNOWN_CODE_STATUS);
       // As the service answers them, a 429 or 503 says how long to wait unless told otherwise.
       const retryAfter =
         fault.retryAfter === undefined && (status === 429 || status === 503)

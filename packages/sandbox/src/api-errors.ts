@@ -3,6 +3,7 @@ import {
   isKnownSessionErrorCode,
   SessionErrorCodes,
   statusOfSessionErrorCode,
+  UNKNOWN_CODE_STATUS,
 } from '@form-embed/protocol';
 import type { Response } from 'express';
 
@@ -19,7 +20,7 @@ export function sendSessionError(
   overrides: { status?: number; retryable?: boolean } = {},
 ): void {
   const known = isKnownSessionErrorCode(code) ? SessionErrorCodes[code] : undefined;
-  res.status(overrides.status ?? statusOfSessionErrorCode(code, 400)).json({
+  res.status(overrides.status ?? statusOfSessionErrorCode(code, UNKNOWN_CODE_STATUS)).json({
     error: { code, message, retryable: overrides.retryable ?? known?.retryable ?? false },
   });
 }
