@@ -2,8 +2,8 @@ import {
   isKnownSessionErrorCode,
   knownSessionErrorCodes,
   SessionErrorCodes,
+  UNKNOWN_CODE_STATUS,
 } from '@form-embed/protocol';
-import { UNKNOWN_CODE_STATUS } from '@form-embed/sandbox';
 import type { Page } from '@playwright/test';
 import { test as demoTest, eventsOf, expect, recordEvents } from './demo-fixture.js';
 

@@ -1,42 +1,36 @@
 import {
-  type FormSessionError,
+  type FormTarget,
   type MintResponse,
+  mintPath,
   parseRetryAfter,
   readSessionError,
-  type SessionErrorCode,
 } from '@form-embed/protocol/browser';
+import type { FormEmbedElement } from './form-embed-element.js';
+import { mintFailure } from './mint-failure.js';
+import { mintUrl, trustedSession } from './origins.js';
 
 /**
- * A failed mint: what `form-embed-error` reports but `willRetry`. A FormSessionError is one; the
- * element's own failures are plain objects of the same name, so that the class (for `fetchSession`
- * implementations) stays out of the element's bundle.
+ * Mints a session for `target` through the element's `fetchSession`, or else the default
+ * transport to its `endpoint`, and returns it if it may be framed.
  */
-export type MintFailure = Pick<FormSessionError, 'name' | 'code' | 'status' | 'retryable'> & {
-  retryAfter?: number | undefined;
-};
-
-/** A failure without a SessionError answer: status 0 unless an answer came. */
-export function mintFailure(
-  code: SessionErrorCode,
-  retryable: boolean,
-  status = 0,
-  retryAfter?: number,
-): MintFailure {
-  return { name: 'FormSessionError', code, status, retryable, retryAfter };
-}
-
-/**
- * What a rejected mint means: a FormSessionError (known by its name, so that two copies of the
- * protocol package still agree), anything else a network failure, retried. A retryAfter that is
- * not a finite number of seconds, 0 or more, reads as absent (docs/contract.md#retry-after).
- */
-export function failureOf(error: unknown): MintFailure {
-  const failure =
-    (error as MintFailure | undefined)?.name === 'FormSessionError'
-      ? (error as MintFailure)
-      : mintFailure('unavailable', true);
-  const seconds = failure.retryAfter as number;
-  return { ...failure, retryAfter: Number.isFinite(seconds) && seconds >= 0 ? seconds : undefined };
+export async function mintThrough(
+  element: Pick<
+    FormEmbedElement,
+    'fetchSession' | 'endpoint' | 'requestInit' | 'allowedEndpointOrigins'
+  >,
+  target: FormTarget,
+  signal: AbortSignal,
+): Promise<MintResponse> {
+  const { fetchSession, endpoint, requestInit, allowedEndpointOrigins } = element;
+  return trustedSession(
+    await (fetchSession
+      ? fetchSession(target, { signal })
+      : mintSession(
+          mintUrl(endpoint, mintPath(target), allowedEndpointOrigins),
+          requestInit,
+          signal,
+        )),
+  );
 }
 
 /**

@@ -1,11 +1,5 @@
-import {
-  type FormTarget,
-  isOnEmbedOrigin,
-  type MintResponse,
-  mintPath,
-} from '@form-embed/protocol/browser';
-import type { FormEmbedElement } from './form-embed-element.js';
-import { mintFailure, mintSession } from './mint-session.js';
+import { isOnEmbedOrigin, type MintResponse } from '@form-embed/protocol/browser';
+import { mintFailure } from './mint-failure.js';
 
 /**
  * The element's own code for a refused origin: an `endpoint` on another origin that the page did
@@ -32,7 +26,7 @@ export function mintUrl(endpoint: string, path: string, allowed?: readonly strin
 
 /**
  * `session` if it may be framed: a MintResponse whose embedUrl is on its embed origin
- * (docs/contract.md#form-sessions), an https or loopback origin.
+ * (docs/contract.md#organisation-and-embed-origins, rule 3), an https or loopback origin.
  */
 export function trustedSession(session: unknown): MintResponse {
   const { embedUrl, embedOrigin, expiresIn } = (session ?? {}) as Partial<MintResponse>;
@@ -47,28 +41,4 @@ export function trustedSession(session: unknown): MintResponse {
   if (!isOnEmbedOrigin(embedUrl, embedOrigin)) throw mintFailure('unknown', false);
   if (!TRUSTED_EMBED_ORIGIN.test(embedOrigin)) throw mintFailure(UNTRUSTED_ORIGIN, false);
   return session as MintResponse;
-}
-
-/**
- * Mints a session for `target` through the element's `fetchSession`, or else the default
- * transport to its `endpoint`, and returns it if it may be framed.
- */
-export async function mintThrough(
-  element: Pick<
-    FormEmbedElement,
-    'fetchSession' | 'endpoint' | 'requestInit' | 'allowedEndpointOrigins'
-  >,
-  target: FormTarget,
-  signal: AbortSignal,
-): Promise<MintResponse> {
-  const { fetchSession, endpoint, requestInit, allowedEndpointOrigins } = element;
-  return trustedSession(
-    await (fetchSession
-      ? fetchSession(target, { signal })
-      : mintSession(
-          mintUrl(endpoint, mintPath(target), allowedEndpointOrigins),
-          requestInit,
-          signal,
-        )),
-  );
 }

@@ -1,6 +1,43 @@
 import { canonicalOrigin } from '@form-embed/protocol';
-import type { Request } from 'express';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { Logger } from './logger.js';
 import { sessionError } from './session-error-response.js';
+
+/**
+ * On every route of the router: nothing is cached, and a request from another site is refused
+ * (`refuseCrossSite`), its origin logged once (`foreignOriginWarnings`).
+ */
+export function crossSiteGuard(
+  allowedOrigins: ReadonlySet<string>,
+  logger: Logger,
+): RequestHandler {
+  const onForeignOrigin = foreignOriginWarnings(logger);
+  return function crossSiteGuard(req: Request, res: Response, next: NextFunction): void {
+    res.set('Cache-Control', 'no-store');
+    refuseCrossSite(req, allowedOrigins, onForeignOrigin);
+    next();
+  };
+}
+
+/** How many distinct refused origins are logged; past that, refusals are only answered. */
+const LOGGED_FOREIGN_ORIGINS = 10;
+
+/**
+ * Logs a refused origin once: behind a proxy that Express's `trust proxy` does not know, the
+ * portal's own pages look foreign (https against http, or another host), and every mint is
+ * refused as `forbidden` with nothing in the log. A flood of origins logs ten lines at most.
+ */
+function foreignOriginWarnings(logger: Logger): (origin: string, own: string) => void {
+  const told = new Set<string>();
+  return (origin, own) => {
+    const pair = `${origin} ${own}`;
+    if (told.has(pair) || told.size >= LOGGED_FOREIGN_ORIGINS) return;
+    told.add(pair);
+    logger.warn(
+      `refused a request from ${origin.slice(0, 200)}: this router's own origin is ${own}. If that page is the portal's, behind a proxy set Express's trust proxy (app.set('trust proxy', 1)), or list the origin in allowedOrigins`,
+    );
+  };
+}
 
 /**
  * Refuses a request from another page's origin, on every route:
@@ -12,7 +49,7 @@ import { sessionError } from './session-error-response.js';
  * A request with neither header (not a browser, or a same-origin GET) passes. A refused origin
  * is told to `onForeignOrigin` with the request's own, for the log.
  */
-export function refuseCrossSite(
+function refuseCrossSite(
   req: Request,
   allowedOrigins: ReadonlySet<string>,
   onForeignOrigin: (origin: string, own: string) => void,

@@ -5,20 +5,15 @@
  * contract's error shape: `{error: string}`, or a SessionError `{error: {code, message,
  * retryable}}` on the two form-session endpoints.
  */
-import { statusOfSessionErrorCode, UNKNOWN_CODE_STATUS } from '@form-embed/protocol';
 import express, { type NextFunction, type Request, type Response } from 'express';
+import { answeredFault } from './answered-fault.js';
 import { answer } from './api-answers.js';
-import { sendError, sendSessionError } from './api-errors.js';
+import { sendError } from './api-errors.js';
 import { isSessionRoute, matchRoute } from './api-routes.js';
 import { authenticate } from './authenticate.js';
 import type { SandboxControl } from './control.js';
 import { controlRouter } from './control-router.js';
-import type { Fault } from './faults.js';
 import type { SandboxState } from './sandbox-state.js';
-
-/** The wait an injected 429 or 503 tells, unless its spec gives one (or `null`). */
-const DEFAULT_FAULT_RETRY_AFTER_S = 1;
-
 import { sleep } from './sleep.js';
 
 export const CONTROL_PATH = '/__sandbox/control';
@@ -69,50 +64,4 @@ export function createApiApp(state: SandboxState, control: SandboxControl): expr
     sendError(res, session, 'internal_error', 'Unexpected error in the sandbox.');
   });
   return app;
-}
-
-/** Applies an injected fault; true when it answered (or dropped) the request. */
-async function answeredFault(
-  req: Request,
-  res: Response,
-  fault: Fault,
-  session: boolean,
-): Promise<boolean> {
-  switch (fault.kind) {
-    case 'foreignEmbedUrl':
-      return false;
-    case 'delay':
-      await sleep(fault.delayMs);
-      return false;
-    case 'reset':
-      req.socket.destroy();
-      return true;
-    case 'notJson':
-      res
-        .status(fault.status ?? 200)
-        .type('html')
-        .send('<html><body><h1>Bad gateway</h1><p>This is not JSON.</p></body></html>');
-      return true;
-    case 'error': {
-      const message = fault.message ?? `Injected fault: ${fault.code}.`;
-      const status = fault.status ?? statusOfSessionErrorCode(fault.code, UNKNOWN_CODE_STATUS);
-      // As the service answers them, a 429 or 503 says how long to wait unless told otherwise.
-      const retryAfter =
-        fault.retryAfter === undefined && (status === 429 || status === 503)
-          ? DEFAULT_FAULT_RETRY_AFTER_S
-          : fault.retryAfter;
-      if (retryAfter !== undefined && retryAfter !== null) {
-        res.set('Retry-After', String(retryAfter));
-      }
-      if (session) {
-        sendSessionError(res, fault.code, message, {
-          status,
-          ...(fault.retryable !== undefined ? { retryable: fault.retryable } : {}),
-        });
-      } else {
-        res.status(status).json({ error: message });
-      }
-      return true;
-    }
-  }
 }

@@ -28,9 +28,13 @@ const actions: Record<string, Action> = {
   latency: (control, body) => control.setLatency(Number(body.ms)),
   'forms-domain': (control, body) =>
     control.changeFormsDomain(body.kind === 'coreForms' ? 'coreForms' : 'forms'),
-  stats: (control) => ({ requests: control.stats(), store: control.storeStats() }),
+  stats: (control) => statsOf(control),
   reset: (control) => control.reset(),
 };
+
+function statsOf(control: SandboxControl) {
+  return { requests: control.stats(), store: control.storeStats() };
+}
 
 export function controlRouter(control: SandboxControl, allowedOrigins: readonly string[]): Router {
   const router = Router();
@@ -42,7 +46,7 @@ export function controlRouter(control: SandboxControl, allowedOrigins: readonly 
   router.use(express.json({ strict: false, limit: BODY_LIMIT }));
   router.post('/:action', runControlAction(control));
   router.get('/stats', function controlStats(_req, res) {
-    res.json({ ok: true, requests: control.stats(), store: control.storeStats() });
+    res.json({ ok: true, ...statsOf(control) });
   });
   router.use(function controlError(
     error: unknown,

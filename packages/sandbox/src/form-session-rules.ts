@@ -18,7 +18,7 @@ import {
   refuse,
 } from './session-decision.js';
 
-export { type Decision, parseFormSessionBody } from './session-decision.js';
+export type { Decision } from './session-decision.js';
 
 export function decideFormSession(
   context: RuleContext,

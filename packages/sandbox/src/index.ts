@@ -14,6 +14,6 @@ export type { MicrosoftConnection } from './microsoft-connection.js';
 export type { RateLimit, SandboxLimits, SandboxOptions } from './options.js';
 export type { LimitKind } from './rate-limits.js';
 export type { EmbedOrigins } from './sandbox-state.js';
-export { type Scenario, scenarios, UNKNOWN_CODE_STATUS } from './scenarios.js';
+export { type Scenario, scenarios } from './scenarios.js';
 export type { StoreStats } from './session-store.js';
 export { type Sandbox, startSandbox } from './start-sandbox.js';

@@ -2,7 +2,8 @@
 import type { FormSession, FormTarget } from '@form-embed/protocol';
 import type { Call } from './api-answers.js';
 import { sendSessionError } from './api-errors.js';
-import { decideFormSession, parseFormSessionBody } from './form-session-rules.js';
+import { parseFormSessionBody } from './form-session-body.js';
+import { decideFormSession } from './form-session-rules.js';
 import { readBody } from './request-body.js';
 import { coreFormPath, designerFormPath } from './resources.js';
 import type { SandboxState } from './sandbox-state.js';

@@ -19,6 +19,10 @@ button.secondary{background:#fff;color:#1f6feb}
 output{display:block;margin-top:.5rem;min-height:1.5em}
 .notice{border-left:4px solid #cf222e;padding:.5rem .75rem;background:#fff5f5}`;
 
+/** What the framed page shows once its signed-in session has ended, rendered or written by script. */
+const ENDED_HTML =
+  '<h1>Your session has ended</h1><p class="notice" role="alert">Your session has ended. Open the form again to continue.</p>';
+
 const script = `
 (() => {
   const framed = window.parent !== window;
@@ -26,8 +30,7 @@ const script = `
     if (framed) window.parent.postMessage({ type: ${JSON.stringify(EMBED_MESSAGE_TYPE)}, state }, '*');
   };
   const showEnded = () => {
-    document.querySelector('main').innerHTML =
-      '<h1>Your session has ended</h1><p class="notice" role="alert">Your session has ended. Open the form again to continue.</p>';
+    document.querySelector('main').innerHTML = ${JSON.stringify(ENDED_HTML)};
   };
   if (document.body.dataset.post) post(document.body.dataset.post);
   const lookup = document.getElementById('lookup');
@@ -128,12 +131,7 @@ export function submittedPage(formName: string, reference: string): string {
 
 /** The lapse page; `post` is true only the first time this lapse is noticed. */
 export function expiredPage(post: boolean): string {
-  return layout(
-    'Your session has ended',
-    `<h1>Your session has ended</h1>
-<p class="notice" role="alert">Your session has ended. Open the form again to continue.</p>`,
-    post ? 'expired' : undefined,
-  );
+  return layout('Your session has ended', ENDED_HTML, post ? 'expired' : undefined);
 }
 
 export function signInErrorPage(): string {

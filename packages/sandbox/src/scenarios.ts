@@ -32,8 +32,6 @@ const { forms, coreForms, clients, tenants, users } = fixtureIds;
 const microsoftForm: FormTarget = { kind: 'form', formId: forms.microsoft };
 const adele: FormSessionUser = { microsoftTenantId: tenants.contoso, userIdentifier: users.adele };
 
-export { UNKNOWN_CODE_STATUS };
-
 /** A scenario before its status and retryable flag are read from the contract's table. */
 type Recipe = Omit<Scenario, 'status' | 'retryable'> &
   Partial<Pick<Scenario, 'status' | 'retryable'>>;

@@ -1,14 +1,9 @@
 /**
  * What a form-session decision is, and the small rules every decision shares
- * (docs/contract.md#form-sessions, #session-errors): the refusal shape, identifier shapes, the
- * organisation's clients, and the request body.
+ * (docs/contract.md#form-sessions, #session-errors): the refusal shape, identifier shapes and
+ * the organisation's clients. The request body is read in `form-session-body.ts`.
  */
-import {
-  FormSessionRequestSchema,
-  type FormSessionUser,
-  type Provider,
-  type SessionErrorCode,
-} from '@form-embed/protocol';
+import type { Provider, SessionErrorCode } from '@form-embed/protocol';
 import { type ClientRecord, clients } from './fixtures.js';
 import type { MicrosoftConnection } from './microsoft-connection.js';
 
@@ -41,27 +36,6 @@ export function refuse(code: SessionErrorCode, message: string, retryAfter?: num
   return retryAfter === undefined
     ? { ok: false, code, message }
     : { ok: false, code, message, retryAfter };
-}
-
-/** Parses the raw body of a form-session request; an empty body is `{}`. */
-export function parseFormSessionBody(raw: string): { user?: FormSessionUser } | Refusal {
-  if (raw.trim() === '') return {};
-  let body: unknown;
-  try {
-    body = JSON.parse(raw);
-  } catch {
-    return refuse('invalid_request', 'The body is not valid JSON.');
-  }
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    return refuse('invalid_request', 'The body must be a JSON object.');
-  }
-  const parsed = FormSessionRequestSchema.safeParse(body);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const where = issue?.path.length ? issue.path.join('.') : 'body';
-    return refuse('invalid_request', `${where}: ${issue?.message ?? 'invalid'}.`);
-  }
-  return parsed.data.user ? { user: parsed.data.user } : {};
 }
 
 export function organisationClient(

@@ -1,0 +1,34 @@
+import type { FormSessionError, SessionErrorCode } from '@form-embed/protocol/browser';
+
+/**
+ * A failed mint: what `form-embed-error` reports but `willRetry`. A FormSessionError is one; the
+ * element's own failures are plain objects of the same name, so that the class (for `fetchSession`
+ * implementations) stays out of the element's bundle.
+ */
+export type MintFailure = Pick<FormSessionError, 'name' | 'code' | 'status' | 'retryable'> & {
+  retryAfter?: number | undefined;
+};
+
+/** A failure without a SessionError answer: status 0 unless an answer came. */
+export function mintFailure(
+  code: SessionErrorCode,
+  retryable: boolean,
+  status = 0,
+  retryAfter?: number,
+): MintFailure {
+  return { name: 'FormSessionError', code, status, retryable, retryAfter };
+}
+
+/**
+ * What a rejected mint means: a FormSessionError (known by its name, so that two copies of the
+ * protocol package still agree), anything else a network failure, retried. A retryAfter that is
+ * not a finite number of seconds, 0 or more, reads as absent (docs/contract.md#retry-after).
+ */
+export function failureOf(error: unknown): MintFailure {
+  const failure =
+    (error as MintFailure | undefined)?.name === 'FormSessionError'
+      ? (error as MintFailure)
+      : mintFailure('unavailable', true);
+  const seconds = failure.retryAfter as number;
+  return { ...failure, retryAfter: Number.isFinite(seconds) && seconds >= 0 ? seconds : undefined };
+}
