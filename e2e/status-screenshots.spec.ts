@@ -50,10 +50,34 @@ for (const lang of ['en', 'de'] as const) {
     await page.context().setOffline(false);
     await expect(element(page)).toHaveAttribute('state', 'framed');
 
-    fail('user_not_found');
+    // One failure of each group where trying again cannot help: no Try again.
+    for (const [code, group] of [
+      ['user_not_found', 'forbidden'],
+      ['form_not_found', 'not-found'],
+      ['invalid_api_key', 'invalid-request'],
+    ]) {
+      fail(code as string);
+      await remint();
+      await expect(element(page)).toHaveAttribute('state', 'failed');
+      await expect(element(page).locator('[part=retry]')).toHaveCount(0);
+      await shot(`5-failed-${group}`);
+    }
+
+    // A retryable failure that outlasts every attempt: unavailable, with Try again.
+    demo.sandbox?.control.fail({
+      kind: 'error',
+      scope: 'session',
+      code: 'internal_error',
+      count: 4,
+    });
     await remint();
+    for (let wait = 0; wait < 3; wait++) {
+      await expect(element(page)).toHaveAttribute('state', 'waiting');
+      await page.clock.runFor(5_000);
+    }
     await expect(element(page)).toHaveAttribute('state', 'failed');
-    await shot('5-failed-no-retry');
+    await expect(element(page).locator('[part=retry]')).toBeVisible();
+    await shot('5-failed-unavailable');
 
     fail('unknown');
     await remint();
