@@ -35,7 +35,7 @@ export interface LimitOptions {
    * comes from. Defaults to `60`.
    */
   signedOutMints?: number;
-  /** The window in milliseconds, of both limits. Defaults to `60_000` (one minute). */
+  /** The window in milliseconds, of every limit. Defaults to `60_000` (one minute). */
   windowMs?: number;
   /**
    * Where the counts live: any express-rate-limit `Store` (Redis, Memcached, ...), so several
