@@ -195,7 +195,8 @@ export class FormEmbedElement extends FormEmbedProperties {
     const frame = make('iframe', { referrerPolicy: 'origin', src: embedUrl, part: 'frame' });
     this.renderRoot.append(frame);
     signal.addEventListener('abort', () => {
-      // Focus in the element (the frame, Dismiss) goes to the next frame or Try again.
+      // Focus in the element (the frame, Dismiss) goes on to the next frame, its notice's
+      // Dismiss, or Try again.
       if (this.shadowRoot?.activeElement) this.#status.hold();
       frame.remove();
     });

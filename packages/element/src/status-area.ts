@@ -2,8 +2,8 @@ import { make } from './dom.js';
 import type { MessageOverrides } from './messages.js';
 
 /**
- * The element's status area (part `status`): a polite live region, made once so that it is a
- * live region before it speaks. It holds one message, in a slot that a page may fill instead,
+ * The element's status area (part `status`): a live region, polite as `role=status` is by
+ * default, made once so that it is a live region before it speaks. It holds one message, in a slot that a page may fill instead,
  * and at most one button, and writes both as text, never as HTML. It can also hold focus (see
  * `hold`), for the element to hand on once the frame or the next button is there.
  */
@@ -14,11 +14,11 @@ export class StatusArea {
   #says: [slot: string, text?: string, button?: string] = [''];
   /** What the area shows, so that painting it unchanged leaves its nodes, and their focus, alone. */
   #shown = '';
+  /** Focus is here because `hold` put it here, not because someone clicked the area. */
+  #held?: boolean;
 
   constructor(parent: Node, onButton: () => void) {
-    this.#root = parent.appendChild(
-      make('div', { role: 'status', ariaLive: 'polite', part: 'status', tabIndex: -1 }),
-    );
+    this.#root = parent.appendChild(make('div', { role: 'status', part: 'status', tabIndex: -1 }));
     this.#button = make('button', { onclick: onButton });
   }
 
@@ -27,15 +27,20 @@ export class StatusArea {
    * falls to the page's body, where the element could no longer tell it from a click elsewhere.
    */
   hold() {
+    this.#held = true;
     this.#root.focus();
   }
 
   /**
-   * Focuses `target`, by default the button, if the area still holds focus: nothing on the page
-   * has taken it since. With no button shown, the area keeps focus on its message.
+   * If the area still holds the focus `hold` gave it (nothing on the page has taken it since),
+   * gives it to the button shown (Try again, or the lapse notice's Dismiss, so that the notice
+   * is read before the form takes focus), else to `target`, else keeps it on its message.
    */
-  handOver(target: HTMLElement | null = this.#button) {
-    if (this.#root.matches(':focus')) target?.focus();
+  handOver(target?: HTMLElement) {
+    if (this.#held && this.#root.matches(':focus')) {
+      (this.#button.isConnected ? this.#button : target)?.focus();
+    }
+    this.#held = false;
   }
 
   /** Says message `text` in slot `slot`, with a button (part and label) `button`; no text, nothing. */

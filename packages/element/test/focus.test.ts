@@ -68,13 +68,27 @@ describe('<form-embed> focus', () => {
     expect(focusedIn(element)).to.equal('button retry');
   });
 
-  it('Dismiss that had focus when a remint removed the frame hands focus to the new frame', async () => {
+  it("Dismiss that had focus when a lapse removed the frame hands focus to the new notice's Dismiss", async () => {
+    const { element, calls } = await mountFramed();
+    post(errorMessage('expired'), embedOrigin, frameOf(element)?.contentWindow ?? null);
+    calls[1]?.resolve(session());
+    await settle(element);
+    const before = statusOf(element).querySelector<HTMLButtonElement>('[part=dismiss]');
+    before?.focus();
+    post(errorMessage('expired'), embedOrigin, frameOf(element)?.contentWindow ?? null);
+    calls[2]?.resolve(session());
+    await settle(element);
+    expect(focusedIn(element)).to.equal('button dismiss');
+    expect(element.state).to.equal('framed');
+  });
+
+  it('Dismiss that had focus when a remint after error removed the frame hands focus to the new frame', async () => {
     const { element, calls } = await mountFramed();
     post(errorMessage('expired'), embedOrigin, frameOf(element)?.contentWindow ?? null);
     calls[1]?.resolve(session());
     await settle(element);
     statusOf(element).querySelector<HTMLButtonElement>('[part=dismiss]')?.focus();
-    post(errorMessage('expired'), embedOrigin, frameOf(element)?.contentWindow ?? null);
+    post(errorMessage('error'), embedOrigin, frameOf(element)?.contentWindow ?? null);
     calls[2]?.resolve(session());
     await settle(element);
     expect(focusedIn(element)).to.equal('iframe frame');
@@ -134,6 +148,19 @@ describe('<form-embed> focus', () => {
     } finally {
       text.remove();
     }
+  });
+
+  it('a click on the status area while loading, with nothing handed to it, does not send focus into the frame', async () => {
+    const { element, calls } = await mount();
+    const { x, y, width, height } = statusOf(element).getBoundingClientRect();
+    await sendMouse({
+      type: 'click',
+      position: [Math.round(x + width / 2), Math.round(y + height / 3)],
+    });
+    calls[0]?.resolve(session());
+    await settle(element);
+    expect(element.state).to.equal('framed');
+    expect(focusedIn(element)).not.to.equal('iframe frame');
   });
 
   it('a frame owed focus takes it when nothing else has it', async () => {

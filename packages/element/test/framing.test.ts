@@ -150,13 +150,32 @@ describe('<form-embed> framing', () => {
     const { element, calls } = await mountFramed();
     const first = frameOf(element) as HTMLIFrameElement;
     first.focus();
-    expect(element.shadowRoot?.activeElement).to.equal(first);
-    post(errorMessage('expired'), embedOrigin, first.contentWindow);
+    expect(element.shadowRoot?.activeElement === first, 'the first frame has focus').to.equal(true);
+    post(errorMessage('error'), embedOrigin, first.contentWindow);
     calls[1]?.resolve(session());
     await settle(element);
-    await element.updateComplete;
     const second = frameOf(element);
-    expect(element.shadowRoot?.activeElement).to.equal(second);
+    expect(second !== first && element.shadowRoot?.activeElement === second).to.equal(true);
+  });
+
+  it("when the user was in the form and the session lapsed, focus goes to the notice's Dismiss, so that the notice is read", async () => {
+    const { element, calls } = await mountFramed();
+    frameOf(element)?.focus();
+    post(errorMessage('expired'), embedOrigin, frameOf(element)?.contentWindow ?? null);
+    calls[1]?.resolve(session());
+    await settle(element);
+    expect(element.shadowRoot?.activeElement?.getAttribute('part')).to.equal('dismiss');
+  });
+
+  it('when the user was in the form and the page suppressed the lapse notice, focus goes to the new frame', async () => {
+    const { element, calls } = await mountFramed();
+    element.addEventListener('form-embed-notice', (event) => event.preventDefault());
+    frameOf(element)?.focus();
+    post(errorMessage('expired'), embedOrigin, frameOf(element)?.contentWindow ?? null);
+    calls[1]?.resolve(session());
+    await settle(element);
+    const frame = frameOf(element);
+    expect(frame !== null && element.shadowRoot?.activeElement === frame).to.equal(true);
   });
 
   it('when the user was elsewhere, a remint leaves focus alone', async () => {
@@ -188,6 +207,7 @@ describe('<form-embed> framing', () => {
     await settle(element);
     calls[2]?.resolve(session());
     await settle(element);
-    expect(element.shadowRoot?.activeElement).to.equal(frameOf(element));
+    const frame = frameOf(element);
+    expect(frame !== null && element.shadowRoot?.activeElement === frame).to.equal(true);
   });
 });
