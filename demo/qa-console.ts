@@ -130,6 +130,8 @@ const packs: Record<string, Messages> = { en: messages, de, fr, es, it, nl };
 const langSelect = byId<HTMLSelectElement>('lang');
 function useLanguage(lang: string) {
   FormEmbedElement.messages = packs[lang] ?? messages;
+  // The element's text is in that language now: a screen reader should pronounce it so.
+  slot.lang = lang in packs ? lang : 'en';
   // Repaints an element already on the page in the new language.
   current()?.requestUpdate();
 }
