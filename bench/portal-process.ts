@@ -48,7 +48,10 @@ app.use(
 );
 app.use(
   REDIS_MOUNT_PATH,
-  formEmbedSessions({ ...options, limit: { ...RAISED_USER_LIMIT, store: redisStore } }),
+  formEmbedSessions({
+    ...options,
+    limit: { ...RAISED_USER_LIMIT, store: redisStore, prefix: 'form-embed-bench:' },
+  }),
 );
 app.use(anchorProxy(baseUrl, apiKey));
 // The portal's CPU time so far, so the bench can divide it by the mints of a load.

@@ -26,6 +26,8 @@ interface StoreHealth {
   uncounted: number;
   /** During an outage one request at a time tries the store; the others do not wait. */
   probing: boolean;
+  /** Whether a window other than ours, set on the store by another rate limiter, was logged. */
+  foreignWindowTold: boolean;
 }
 
 const healthOf = new WeakMap<Store, StoreHealth>();
@@ -65,6 +67,7 @@ export class GuardedStore implements Store {
       outageSince: undefined,
       uncounted: 0,
       probing: false,
+      foreignWindowTold: false,
     };
     healthOf.set(store, this.#health);
     this.#store = store;
@@ -79,7 +82,10 @@ export class GuardedStore implements Store {
     // Failing here (Redis still connecting, or down) is no outage yet: the next request
     // initialises the store again, and only a failure then begins one.
     Promise.resolve()
-      .then(() => this.#store.init?.(options))
+      .then(() => {
+        this.#checkWindow();
+        return this.#store.init?.(options);
+      })
       .catch(() => {
         this.#health.initFailed = true;
       });
@@ -116,7 +122,25 @@ export class GuardedStore implements Store {
       await this.#store.init?.(health.initOptions);
       health.initFailed = false;
     }
-    return this.#store.increment(key);
+    const info = await this.#store.increment(key);
+    this.#checkWindow();
+    return info;
+  }
+
+  /**
+   * A store keeps one window, set by the last limiter to initialise it (rate-limit-redis's and
+   * express-rate-limit's MemoryStore expose it as `windowMs`): the portal's own limiter on the
+   * same store object would change ours, or we its, with no error from either. Logged once.
+   */
+  #checkWindow(): void {
+    const health = this.#health;
+    const theirs = (this.#store as { windowMs?: unknown }).windowMs;
+    if (health.foreignWindowTold || typeof theirs !== 'number' || theirs === health.windowMs)
+      return;
+    health.foreignWindowTold = true;
+    this.#options.logger.error(
+      `limit.store counts in windows of ${theirs} ms, not limit.windowMs (${health.windowMs} ms): another rate limiter uses the same store object. Give formEmbedSessions a store of its own (a second RedisStore on the same client is fine)`,
+    );
   }
 
   #bounded<T>(work: Promise<T>): Promise<T> {
@@ -152,9 +176,10 @@ export class GuardedStore implements Store {
     if (health.outageSince === undefined) return;
     const seconds = Math.round((Date.now() - health.outageSince) / 1000);
     health.outageSince = undefined;
+    // Requests that timed out may still have been counted once the store caught up.
     this.#options.logger.warn('the limit store answers again: counting resumed', {
       outageSeconds: seconds,
-      uncountedRequests: health.uncounted,
+      requestsNotWaitedFor: health.uncounted,
     });
   }
 }

@@ -45,7 +45,8 @@ export interface LimitOptions {
   store?: Store;
   /**
    * Put before every key, so that two portals (or two mounts) sharing one store never share
-   * counts. Defaults to `form-embed:` and the mount path, e.g. `form-embed:/form-sessions:`.
+   * counts. Required with `store`: the same on every instance of one portal. In memory it
+   * defaults to `form-embed:` and the mount path, e.g. `form-embed:/form-sessions:`.
    */
   prefix?: string;
   /**

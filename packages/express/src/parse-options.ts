@@ -87,7 +87,10 @@ const optionsSchema = z.strictObject({
             { message: 'must be an express-rate-limit Store (increment, decrement, resetKey)' },
           )
           .optional(),
-        prefix: z.string({ error: 'must be a string' }).optional(),
+        prefix: z
+          .string({ error: 'must be a string' })
+          .refine((prefix) => prefix !== '', 'must not be empty')
+          .optional(),
         storeTimeoutMs: timerMs(1, 'must be more than 0').optional(),
         passOnStoreError: z.boolean({ error: 'must be true or false' }).optional(),
       },
@@ -96,6 +99,14 @@ const optionsSchema = z.strictObject({
           'must be an object: {mints?, catalogue?, signedOutMints?, windowMs?, store?, prefix?, storeTimeoutMs?, passOnStoreError?}',
       },
     )
+    // A shared store needs keys that every instance of one portal builds alike and no other
+    // portal or mount does: the mount-path default differs between instances of a mount with
+    // parameters, and is the same for two portals mounted at the same path.
+    .refine((limit) => limit.store === undefined || limit.prefix !== undefined, {
+      path: ['prefix'],
+      message:
+        "is required with `limit.store`: the same on every instance of this portal, and another for each other portal or mount sharing the store, e.g. 'my-portal:'",
+    })
     .optional(),
   logger: z
     .custom<Logger>(

@@ -1,5 +1,5 @@
 import type { Request, RequestHandler, Response } from 'express';
-import { rateLimit } from 'express-rate-limit';
+import { rateLimit, type Store } from 'express-rate-limit';
 import { BoundedMemoryStore } from './bounded-memory-store.js';
 import { GuardedStore, StoreBypassed } from './guarded-store.js';
 import { type LimitName, limitKey, mountPathPrefix } from './limit-key.js';
@@ -23,7 +23,8 @@ import { sendSessionError, sessionError } from './session-error-response.js';
  */
 export function perUserLimits(config: LimitSettings): Record<LimitName, RequestHandler> {
   const warnOfClientAddress = proxyWarnings(config.logger);
-  const { prefix } = config.limit;
+  const { prefix, store } = config.limit;
+  if (store !== undefined && prefix !== undefined) claimPrefix(store, prefix);
   const prefixOf = prefix === undefined ? mountPathPrefix(config.logger) : () => prefix;
   const counted = { ...config, prefixOf, warnOfClientAddress };
   return {
@@ -34,6 +35,23 @@ export function perUserLimits(config: LimitSettings): Record<LimitName, RequestH
 }
 
 type LimitSettings = Pick<FormEmbedSessionsConfig, 'limit' | 'logger' | 'maxRetryAfterSeconds'>;
+
+/** The prefixes each store counts under in this process, one per `formEmbedSessions`. */
+const claimedPrefixes = new WeakMap<Store, Set<string>>();
+
+/**
+ * Two routers given one store and one prefix would share every count, silently: refused when
+ * the second is made. (Across processes a prefix is shared on purpose: one portal's instances.)
+ */
+function claimPrefix(store: Store, prefix: string): void {
+  const claimed = claimedPrefixes.get(store) ?? new Set<string>();
+  if (claimed.has(prefix)) {
+    throw new TypeError(
+      `formEmbedSessions: option \`limit.prefix\` ('${prefix}') is already used by another formEmbedSessions on the same \`limit.store\`: give each mount its own, or mount one router at both paths`,
+    );
+  }
+  claimedPrefixes.set(store, claimed.add(prefix));
+}
 
 function perUserLimit(
   name: LimitName,

@@ -3,7 +3,7 @@ import { after, before, beforeEach, describe, test } from 'node:test';
 import { formEmbedSessions } from '@form-embed/express';
 import { mintPath, SessionErrorBodySchema } from '@form-embed/protocol';
 import { fixtureIds, type Sandbox, startSandbox } from '@form-embed/sandbox';
-import { MemoryStore } from 'express-rate-limit';
+import { MemoryStore, rateLimit } from 'express-rate-limit';
 import { createServer } from './helpers/create-server.js';
 import {
   mountMiddleware,
@@ -253,7 +253,7 @@ describe('the limit key', () => {
     const portal = await mountMiddleware(watch, {
       apiKey: sandbox.apiKey,
       baseUrl: sandbox.baseUrl,
-      limit: { mints: 1, catalogue: 1, store: new MemoryStore() },
+      limit: { mints: 1, catalogue: 1, store: new MemoryStore(), prefix: 'one-store:' },
     });
     try {
       assert.equal((await portal.request('/forms', { session: 'adele' })).status, 200);
@@ -261,6 +261,68 @@ describe('the limit key', () => {
       assert.equal((await portal.mint(microsoftForm, { session: 'adele' })).status, 429);
     } finally {
       await portal.close();
+    }
+  });
+
+  describe('a store shared beyond one router', () => {
+    test('a store without limit.prefix is refused: instances and portals must agree on their keys', () => {
+      assert.throws(
+        () =>
+          formEmbedSessions({
+            apiKey: sandbox.apiKey,
+            baseUrl: sandbox.baseUrl,
+            resolveUser: () => undefined,
+            limit: { store: new MemoryStore() },
+          }),
+        /option `limit\.prefix` is required with `limit\.store`/,
+      );
+    });
+
+    test('a second router on the same store with the same prefix is refused: it would share every count', () => {
+      const store = new MemoryStore();
+      const options = {
+        apiKey: sandbox.apiKey,
+        baseUrl: sandbox.baseUrl,
+        resolveUser: () => undefined,
+        logger: watch.logger,
+      };
+      formEmbedSessions({ ...options, limit: { store, prefix: 'portal-a:' } });
+      formEmbedSessions({ ...options, limit: { store, prefix: 'portal-b:' } });
+      assert.throws(
+        () => formEmbedSessions({ ...options, limit: { store, prefix: 'portal-a:' } }),
+        /`limit\.prefix` \('portal-a:'\) is already used by another formEmbedSessions/,
+      );
+      store.shutdown();
+    });
+
+    for (const order of ['made before', 'made after'] as const) {
+      test(`the portal's own rate limiter on the same store object, with another window, ${order} the router, is logged once`, async () => {
+        const store = new MemoryStore();
+        const ownLimiter = () => rateLimit({ windowMs: 15 * 60_000, limit: 5, store });
+        const before = watch.logLines.length;
+        const own = order === 'made before' ? ownLimiter() : undefined;
+        const portal = await mountMiddleware(
+          watch,
+          { apiKey: sandbox.apiKey, baseUrl: sandbox.baseUrl, limit: { store, prefix: 'shared:' } },
+          (app) => app.use('/login', own ?? ownLimiter()),
+        );
+        try {
+          for (let i = 0; i < 3; i++) {
+            assert.equal((await portal.mint(microsoftForm, { session: 'adele' })).status, 200);
+          }
+          const told = watch.logLines
+            .slice(before)
+            .filter((line) => /another rate limiter uses the same store object/.test(line.message));
+          assert.equal(told.length, 1, JSON.stringify(watch.logLines.slice(before)));
+          assert.match(
+            told[0]?.message ?? '',
+            /windows of 900000 ms, not limit\.windowMs \(60000 ms\)/,
+          );
+        } finally {
+          await portal.close();
+          store.shutdown();
+        }
+      });
     }
   });
 

@@ -54,7 +54,7 @@ after(async () => {
 });
 
 /** The mint-limit key of `user` on the first mount, as rate-limit-redis stores it. */
-const mintKey = (user: string, prefix = 'form-embed:/form-sessions:') =>
+const mintKey = (user: string, prefix = 'portal:') =>
   `rl:${prefix}mint:user:${JSON.stringify(['', '', user])}`;
 
 const outageBegan = (portal: PortalProcess, from: number) =>

@@ -57,7 +57,12 @@ for (const passOnStoreError of [true, false]) {
     const portal = await mountMiddleware(watch, {
       apiKey: sandbox.apiKey,
       baseUrl: sandbox.baseUrl,
-      limit: { store: silent.store, storeTimeoutMs: STORE_TIMEOUT_MS, passOnStoreError },
+      limit: {
+        store: silent.store,
+        prefix: 'store-timeout:',
+        storeTimeoutMs: STORE_TIMEOUT_MS,
+        passOnStoreError,
+      },
     });
     // Only the middleware's timers: sockets and the portal's server keep real time.
     const clock = FakeTimers.install({

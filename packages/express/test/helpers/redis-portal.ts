@@ -56,20 +56,26 @@ const options = {
 
 const app = express();
 const limit = { store, storeTimeoutMs: Number(storeTimeoutMs) };
-app.use('/form-sessions', formEmbedSessions({ ...options, limit }));
+app.use(
+  '/form-sessions',
+  formEmbedSessions({ ...options, limit: { ...limit, prefix: 'portal:' } }),
+);
 app.use(
   '/second-portal',
   formEmbedSessions({ ...options, limit: { ...limit, prefix: 'second-portal:' } }),
 );
 app.use(
   '/fail-closed',
-  formEmbedSessions({ ...options, limit: { ...limit, passOnStoreError: false } }),
+  formEmbedSessions({
+    ...options,
+    limit: { ...limit, prefix: 'fail-closed:', passOnStoreError: false },
+  }),
 );
 app.use(
   '/short-timeout',
   formEmbedSessions({
     ...options,
-    limit: { ...limit, storeTimeoutMs: Number(shortStoreTimeoutMs) },
+    limit: { ...limit, prefix: 'short-timeout:', storeTimeoutMs: Number(shortStoreTimeoutMs) },
   }),
 );
 const server = app.listen(0, '127.0.0.1', () => {
