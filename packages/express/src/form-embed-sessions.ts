@@ -11,8 +11,8 @@ import { messageFirst, redactingLogger } from './logger.js';
 import { mintRoute } from './mint-route.js';
 import type { FormEmbedSessionsOptions } from './options.js';
 import { parseOptions } from './parse-options.js';
-import { perUserLimits } from './per-user-limit.js';
 import { bounded } from './portal-callback.js';
+import { requestLimits } from './request-limits.js';
 import { resolveUserOnServer, userResolver } from './resolve-user.js';
 import { ServiceClient } from './service-client.js';
 import { signedOutRefusal } from './signed-out.js';
@@ -30,7 +30,7 @@ export function formEmbedSessions(options: FormEmbedSessionsOptions): Router {
   const embedOrigins = new EmbedOrigins(client);
   embedOrigins.prefetch(logger);
   const reads = new CatalogueReads(client, logger, config.catalogue.cacheTtlMs);
-  const limits = perUserLimits({ ...config, logger });
+  const limits = requestLimits({ ...config, logger });
   // The portal's own callbacks, bound by timeoutMs once, here.
   const resolveUser = bounded('resolveUser', config.resolveUser, config.timeoutMs);
   const authorize = bounded('authorize', config.authorize, config.timeoutMs);

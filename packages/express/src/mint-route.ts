@@ -13,7 +13,7 @@ import { readJsonBody } from './json-body.js';
 import type { Logger } from './logger.js';
 import { countAnswer, countMint } from './mint-metrics.js';
 import type { FormEmbedSessionsConfig, ResolvedUser } from './options.js';
-import { passesLimit } from './per-user-limit.js';
+import { passesLimit } from './request-limits.js';
 import type { ServiceClient } from './service-client.js';
 import { portalError, SessionErrorResponse, sessionError } from './session-error-response.js';
 

@@ -11,26 +11,27 @@ import { resolvedUserOf } from './resolve-user.js';
 import { sendSessionError, sessionError } from './session-error-response.js';
 
 /**
- * The per-user limits, kept by express-rate-limit in `limit.store` (one in-memory store each by
- * default): `mint` allows `limit.mints` mints per `limit.windowMs`, so nobody alone can spend
- * the organisation's 120 mints a minute; `catalogue` allows `limit.catalogue` `GET /forms`. Each
+ * The limits, kept by express-rate-limit in `limit.store` (one in-memory store each by default).
+ * Per user: `mint` allows `limit.mints` mints per `limit.windowMs`, so nobody alone can spend the
+ * organisation's 120 mints a minute; `catalogue` allows `limit.catalogue` `GET /forms`. Each
  * counts the user `resolveUser` returned (the client address when nobody is signed in), under
- * the keys `limitKey` builds. `signedOutMint` counts every signed-out mint that goes upstream
- * under one key, `limit.signedOutMints`: signed-out requests come from as many addresses as a
- * flood has, so only a shared count keeps them from the signed-in users' mints. A refusal is `rate_limited` with `Retry-After`. A portal's own
- * store is guarded (`GuardedStore`): a failing or slow store holds a request at most
- * `storeTimeoutMs`, then lets it pass uncounted or, with `passOnStoreError: false`, refuses it.
+ * the keys `limitKey` builds. For everyone signed out: `signedOutMint` counts every signed-out
+ * mint that goes upstream under one key, `limit.signedOutMints`, since a flood comes from as
+ * many addresses as it has, and only a shared count keeps it from the signed-in users' mints.
+ * A refusal is `rate_limited` with `Retry-After`. A portal's own store is guarded
+ * (`GuardedStore`): a failing or slow store holds a request at most `storeTimeoutMs`, then lets
+ * it pass uncounted or, with `passOnStoreError: false`, refuses it.
  */
-export function perUserLimits(config: LimitSettings): Record<LimitName, RequestHandler> {
+export function requestLimits(config: LimitSettings): Record<LimitName, RequestHandler> {
   const warnOfClientAddress = proxyWarnings(config.logger);
   const { prefix, store } = config.limit;
   if (store !== undefined && prefix !== undefined) claimPrefix(store, prefix);
   const prefixOf = prefix === undefined ? mountPathPrefix(config.logger) : () => prefix;
   const counted = { ...config, prefixOf, warnOfClientAddress };
   return {
-    mint: perUserLimit('mint', config.limit.mints, counted),
-    catalogue: perUserLimit('catalogue', config.limit.catalogue, counted),
-    signedOutMint: perUserLimit('signedOutMint', config.limit.signedOutMints, counted),
+    mint: countedLimit('mint', config.limit.mints, counted),
+    catalogue: countedLimit('catalogue', config.limit.catalogue, counted),
+    signedOutMint: countedLimit('signedOutMint', config.limit.signedOutMints, counted),
   };
 }
 
@@ -53,7 +54,7 @@ function claimPrefix(store: Store, prefix: string): void {
   claimedPrefixes.set(store, claimed.add(prefix));
 }
 
-function perUserLimit(
+function countedLimit(
   name: LimitName,
   max: number,
   {
