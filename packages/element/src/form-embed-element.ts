@@ -70,6 +70,7 @@ export class FormEmbedElement extends FormEmbedProperties {
     this.#run?.abort();
     this.#run = undefined;
     this.#set('idle');
+    this.#status.handOver(); // focus it held fell with the element: nothing to hand on
   }
 
   // An iframe and a status line need no template engine: no lit-html keeps the bundle in budget.

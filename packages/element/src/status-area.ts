@@ -37,7 +37,8 @@ export class StatusArea {
    * is read before the form takes focus), else to `target`, else keeps it on its message.
    */
   handOver(target?: HTMLElement) {
-    if (this.#held && this.#root.matches(':focus')) {
+    // activeElement, not :focus, which Chromium matches only while the page itself has focus.
+    if (this.#held && (this.#root.parentNode as ShadowRoot).activeElement === this.#root) {
       (this.#button.isConnected ? this.#button : target)?.focus();
     }
     this.#held = false;

@@ -163,6 +163,25 @@ describe('<form-embed> focus', () => {
     expect(focusedIn(element)).not.to.equal('iframe frame');
   });
 
+  it('focus held for Try again is forgotten when the element is moved: a later click on the status area is not handed on', async () => {
+    const { element, calls } = await tryAgainByKeyboard();
+    const parent = element.parentElement as HTMLElement;
+    element.remove();
+    parent.append(element);
+    await settle(element);
+    expect(document.activeElement === document.body, 'focus fell with the element').to.equal(true);
+    const { x, y, width, height } = statusOf(element).getBoundingClientRect();
+    await sendMouse({
+      type: 'click',
+      position: [Math.round(x + width / 2), Math.round(y + height / 3)],
+    });
+    expect(focusedIn(element)).to.equal('div status');
+    calls.at(-1)?.resolve(session());
+    await settle(element);
+    expect(element.state).to.equal('framed');
+    expect(focusedIn(element)).to.equal('div status');
+  });
+
   it('a frame owed focus takes it when nothing else has it', async () => {
     const { element, calls } = await mountFramed();
     frameOf(element)?.focus();
