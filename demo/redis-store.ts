@@ -25,7 +25,16 @@ export async function redisLimitStore(url: string): Promise<LimitStore> {
         connected ? Math.min(100 * 2 ** retries, 2_000) : cause,
     },
   });
-  redis.on('error', () => {}); // the middleware logs an outage once
+  // The middleware logs an outage as "offline" only: the cause is logged here, once each.
+  let lastError = '';
+  redis.on('error', (error: Error) => {
+    if (error.message === lastError) return;
+    lastError = error.message;
+    console.error(`demo: redis: ${lastError}`);
+  });
+  redis.on('ready', () => {
+    lastError = '';
+  });
   await redis.connect();
   connected = true;
   const shown = new URL(url);

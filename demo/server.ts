@@ -96,10 +96,9 @@ function mountPortal(app: express.Express, options: DemoOptions, sandbox: Sandbo
       apiKey: service.apiKey,
       baseUrl: service.baseUrl,
       resolveUser: (req) => (sandbox ? personas[signedInPersona(req)].user : realUser),
-      limit: {
-        mints: options.mintsPerMinute,
-        ...(options.limitStore ? { store: options.limitStore, prefix: 'form-embed-demo:' } : {}),
-      },
+      limit: options.limitStore
+        ? { mints: options.mintsPerMinute, store: options.limitStore, prefix: 'form-embed-demo:' }
+        : { mints: options.mintsPerMinute },
       // The signed-out persona still sees the forms that need no user.
       catalogue: { anonymous: true },
     }),

@@ -10,7 +10,7 @@ interface Count {
 }
 
 /**
- * The per-user limits' default store: a fixed window per key, as express-rate-limit's
+ * The limits' default store: a fixed window per key, as express-rate-limit's
  * MemoryStore counts, in an LRU of at most `maxKeys` keys. MemoryStore keeps every key for up
  * to two windows with no cap, so a flood of distinct client addresses (IPv6 networks, or
  * forged `X-Forwarded-For` with `trust proxy` true) grows the heap without bound. Here the

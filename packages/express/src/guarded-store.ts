@@ -155,7 +155,7 @@ export class GuardedStore implements Store {
   #uncounted(): never {
     this.#health.uncounted += 1;
     if (this.#options.passOnStoreError) throw new StoreBypassed();
-    throw sessionError('unavailable', 'The per-user limit cannot be checked at the moment.');
+    throw sessionError('unavailable', 'The limits cannot be checked at the moment.');
   }
 
   readonly #failed = (error: unknown): void => {
@@ -165,7 +165,7 @@ export class GuardedStore implements Store {
     health.uncounted = 0;
     this.#options.logger.error(
       this.#options.passOnStoreError
-        ? "the limit store failed: requests go on without the per-user limits until it answers again (the service's own limit still applies)"
+        ? "the limit store failed: requests go on without the limits until it answers again (the service's own limit still applies)"
         : 'the limit store failed: requests are refused with unavailable until it answers again (limit.passOnStoreError is false)',
       { reason: error instanceof StoreTimedOut ? error.message : describe(error) },
     );

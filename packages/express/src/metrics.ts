@@ -53,7 +53,7 @@ function current(): Instruments {
         advice: { explicitBucketBoundaries: DURATION_BUCKETS },
       }),
       limitRefusals: meter.createCounter(MetricNames.limitRefusals, {
-        description: 'Requests refused by a per-user limit.',
+        description: 'Requests refused by a limit of the middleware.',
         unit: '{request}',
       }),
     };
@@ -99,7 +99,10 @@ export function recordUpstream(
   current().upstreamDuration.record((performance.now() - startedAt) / 1000, attributes);
 }
 
-/** One request refused by a per-user limit: `subject` says whether a user or a client address was counted. */
+/**
+ * One request refused by a limit: `subject` says whether a user, a client address, or everyone
+ * signed out was counted.
+ */
 export function recordLimitRefusal(
   limit: LimitName,
   subject: 'user' | 'address' | 'signed_out',

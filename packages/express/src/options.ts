@@ -22,9 +22,13 @@ export type ResolvedUser = FormSessionUser | undefined;
 
 /**
  * The limits: per user (or, signed out, per client address) of mints and of catalogue
- * (`GET /forms`) requests, and of the mints everyone signed out shares.
+ * (`GET /forms`) requests, and of the mints everyone signed out shares. Kept in memory, or in a
+ * `store` with its `prefix`.
  */
-export interface LimitOptions {
+export type LimitOptions = LimitCounts & (InMemoryLimits | SharedLimits);
+
+/** What the limits allow, and how a store is waited for. */
+export interface LimitCounts {
   /** Mints one portal user (or, signed out, one client address) may start per window. Defaults to `10`. */
   mints?: number;
   /** Catalogue requests one portal user (or client address) may make per window. Defaults to `30`. */
@@ -38,18 +42,6 @@ export interface LimitOptions {
   /** The window in milliseconds, of every limit. Defaults to `60_000` (one minute). */
   windowMs?: number;
   /**
-   * Where the counts live: any express-rate-limit `Store` (Redis, Memcached, ...), so several
-   * portal instances can share one limit. Defaults to an in-memory store per limit, of at most
-   * 50,000 keys (the least recently counted go first).
-   */
-  store?: Store;
-  /**
-   * Put before every key, so that two portals (or two mounts) sharing one store never share
-   * counts. Required with `store`: the same on every instance of one portal. In memory it
-   * defaults to `form-embed:` and the mount path, e.g. `form-embed:/form-sessions:`.
-   */
-  prefix?: string;
-  /**
    * How long a request waits for `store` before it goes on as if the store had failed, in
    * milliseconds. Defaults to `250`.
    */
@@ -60,6 +52,27 @@ export interface LimitOptions {
    * refuses it with `unavailable`. Defaults to `true`.
    */
   passOnStoreError?: boolean;
+}
+
+/** The default: an in-memory store per limit, of at most 50,000 keys (the least recently counted go first). */
+export interface InMemoryLimits {
+  store?: undefined;
+  /**
+   * Put before every key. Defaults to `form-embed:` and the mount path, e.g.
+   * `form-embed:/form-sessions:`.
+   */
+  prefix?: string;
+}
+
+/** Counts in a store several portal instances share (Redis, Memcached, ...). */
+export interface SharedLimits {
+  /** Any express-rate-limit `Store`, of this router's own (no other rate limiter's). */
+  store?: Store;
+  /**
+   * Put before every key, so that two portals (or two mounts) sharing one store never share
+   * counts: the same on every instance of one portal. Required with a store.
+   */
+  prefix: string;
 }
 
 /** Options of `formEmbedSessions(options)`. */

@@ -3,7 +3,7 @@ import { rateLimit, type Store } from 'express-rate-limit';
 import { BoundedMemoryStore } from './bounded-memory-store.js';
 import { GuardedStore, StoreBypassed } from './guarded-store.js';
 import { type LimitName, limitKey, mountPathPrefix } from './limit-key.js';
-import { describe } from './logger.js';
+import { describe, type Logger } from './logger.js';
 import { recordLimitRefusal } from './metrics.js';
 import type { FormEmbedSessionsConfig } from './options.js';
 import { proxyWarnings } from './proxy-warnings.js';
@@ -25,9 +25,12 @@ import { sendSessionError, sessionError } from './session-error-response.js';
 export function requestLimits(config: LimitSettings): Record<LimitName, RequestHandler> {
   const warnOfClientAddress = proxyWarnings(config.logger);
   const { prefix, store } = config.limit;
-  if (store !== undefined && prefix !== undefined) claimPrefix(store, prefix);
   const prefixOf = prefix === undefined ? mountPathPrefix(config.logger) : () => prefix;
-  const counted = { ...config, prefixOf, warnOfClientAddress };
+  const noteServed =
+    store !== undefined && prefix !== undefined
+      ? sharedPrefixWatch(store, prefix, config.logger)
+      : () => {};
+  const counted = { ...config, prefixOf, warnOfClientAddress, noteServed };
   return {
     mint: countedLimit('mint', config.limit.mints, counted),
     catalogue: countedLimit('catalogue', config.limit.catalogue, counted),
@@ -37,21 +40,37 @@ export function requestLimits(config: LimitSettings): Record<LimitName, RequestH
 
 type LimitSettings = Pick<FormEmbedSessionsConfig, 'limit' | 'logger' | 'maxRetryAfterSeconds'>;
 
-/** The prefixes each store counts under in this process, one per `formEmbedSessions`. */
-const claimedPrefixes = new WeakMap<Store, Set<string>>();
+/** Per store and prefix, in this process: the routers that served under it, and the last one. */
+const servingRouters = new WeakMap<
+  Store,
+  Map<string, { last: object; seen: WeakSet<object>; told: boolean }>
+>();
 
 /**
- * Two routers given one store and one prefix would share every count, silently: refused when
- * the second is made. (Across processes a prefix is shared on purpose: one portal's instances.)
+ * Two routers in one process that serve under one store and prefix share every count, with no
+ * error from either. A router rebuilt in another's place (a test's fresh app, a hot reload)
+ * serves after it and the old one never again; two that both serve take turns. The first turn
+ * back to a router that served before is logged, once. Returns what each request calls.
  */
-function claimPrefix(store: Store, prefix: string): void {
-  const claimed = claimedPrefixes.get(store) ?? new Set<string>();
-  if (claimed.has(prefix)) {
-    throw new TypeError(
-      `formEmbedSessions: option \`limit.prefix\` ('${prefix}') is already used by another formEmbedSessions on the same \`limit.store\`: give each mount its own, or mount one router at both paths`,
-    );
-  }
-  claimedPrefixes.set(store, claimed.add(prefix));
+function sharedPrefixWatch(store: Store, prefix: string, logger: Logger): () => void {
+  const router = {};
+  return () => {
+    const byPrefix = servingRouters.get(store) ?? new Map();
+    servingRouters.set(store, byPrefix);
+    const served = byPrefix.get(prefix);
+    if (served === undefined) {
+      byPrefix.set(prefix, { last: router, seen: new WeakSet([router]), told: false });
+    } else if (served.last !== router) {
+      if (served.seen.has(router) && !served.told) {
+        served.told = true;
+        logger.error(
+          `two formEmbedSessions routers in this process count under one limit.store with one limit.prefix ('${prefix}'), so they share every count: give each mount its own prefix, or mount one router at both paths`,
+        );
+      }
+      served.seen.add(router);
+      served.last = router;
+    }
+  };
 }
 
 function countedLimit(
@@ -63,9 +82,11 @@ function countedLimit(
     maxRetryAfterSeconds,
     prefixOf,
     warnOfClientAddress,
+    noteServed,
   }: LimitSettings & {
     prefixOf: (req: Request) => string;
     warnOfClientAddress: (req: Request) => void;
+    noteServed: () => void;
   },
 ): RequestHandler {
   const store =
@@ -85,6 +106,7 @@ function countedLimit(
     legacyHeaders: false,
     standardHeaders: false,
     keyGenerator: (req, res) => {
+      noteServed();
       const user = resolvedUserOf(res);
       if (user === undefined && name !== 'signedOutMint') warnOfClientAddress(req);
       return limitKey(req, prefixOf(req), name, user);
@@ -98,11 +120,14 @@ function countedLimit(
         address: 'This client address',
         signed_out: 'Signed-out visitors, together,',
       }[subject];
+      const option = { mint: 'mints', catalogue: 'catalogue', signedOutMint: 'signedOutMints' }[
+        name
+      ];
       sendSessionError(
         res,
         sessionError(
           'rate_limited',
-          `${whose} reached the ${name} limit (${max} per ${limit.windowMs} ms).`,
+          `${whose} reached limit.${option} (${max} per ${limit.windowMs} ms).`,
           // A window longer than the cap is told as the cap, like the service's own waits.
           String(Math.min(secondsToReset(req, limit.windowMs), maxRetryAfterSeconds)),
         ).answer,

@@ -113,6 +113,34 @@ describe('metrics through the OpenTelemetry API', () => {
     }
   });
 
+  test('a refusal by the count all signed-out mints share is its own series: signedOutMint, signed_out', async () => {
+    const portal = await mountMiddleware(watch, {
+      apiKey: sandbox.apiKey,
+      baseUrl: sandbox.baseUrl,
+      limit: { signedOutMints: 1 },
+    });
+    const exporter = new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE);
+    const reader = new PeriodicExportingMetricReader({ exporter, exportIntervalMillis: 3_600_000 });
+    metrics.disable(); // the API keeps the first provider registered otherwise
+    metrics.setGlobalMeterProvider(new MeterProvider({ readers: [reader] }));
+    try {
+      const openForm = { kind: 'form', formId: fixtureIds.forms.open } as const;
+      assert.equal((await portal.mint(openForm)).status, 200);
+      assert.equal((await portal.mint(openForm)).status, 429);
+      await reader.forceFlush();
+      const all = (exporter.getMetrics().at(-1)?.scopeMetrics ?? []).flatMap((s) => s.metrics);
+      assert.deepEqual(pointsOf(all, 'form_embed.limit.refusals'), [
+        {
+          'form_embed.limit.name': 'signedOutMint',
+          'form_embed.limit.subject': 'signed_out',
+          value: 1,
+        },
+      ]);
+    } finally {
+      await portal.close();
+    }
+  });
+
   test("codes the service added after this release count as one outcome, new_code: the service's codes cannot grow the series", async () => {
     const portal = await mountMiddleware(watch, {
       apiKey: sandbox.apiKey,

@@ -272,27 +272,59 @@ describe('the limit key', () => {
             apiKey: sandbox.apiKey,
             baseUrl: sandbox.baseUrl,
             resolveUser: () => undefined,
+            // @ts-expect-error: the types refuse it as well, for code that is type-checked.
             limit: { store: new MemoryStore() },
           }),
         /option `limit\.prefix` is required with `limit\.store`/,
       );
     });
 
-    test('a second router on the same store with the same prefix is refused: it would share every count', () => {
+    test('two routers serving under one store and one prefix are logged once; one rebuilt in place of another is not', async () => {
       const store = new MemoryStore();
-      const options = {
-        apiKey: sandbox.apiKey,
-        baseUrl: sandbox.baseUrl,
-        resolveUser: () => undefined,
+      const options = { apiKey: sandbox.apiKey, baseUrl: sandbox.baseUrl };
+      const sharing = /two formEmbedSessions routers in this process count under one limit\.store/;
+      const told = () => watch.logLines.filter((line) => sharing.test(line.message)).length;
+      const before = told();
+      // A test's fresh app, or a hot reload: the second router takes the first one's place.
+      for (const _rebuild of [1, 2]) {
+        const portal = await mountMiddleware(watch, {
+          ...options,
+          limit: { store, prefix: 'rebuilt:' },
+        });
+        assert.equal((await portal.mint(microsoftForm, { session: 'adele' })).status, 200);
+        await portal.close();
+      }
+      assert.equal(told(), before, 'a rebuilt router is not two routers');
+      // Two mounts of one portal given one prefix: both serve, in turn.
+      const second = formEmbedSessions({
+        ...options,
+        resolveUser: resolvePortalUser,
         logger: watch.logger,
-      };
-      formEmbedSessions({ ...options, limit: { store, prefix: 'portal-a:' } });
-      formEmbedSessions({ ...options, limit: { store, prefix: 'portal-b:' } });
-      assert.throws(
-        () => formEmbedSessions({ ...options, limit: { store, prefix: 'portal-a:' } }),
-        /`limit\.prefix` \('portal-a:'\) is already used by another formEmbedSessions/,
+        limit: { store, prefix: 'shared:' },
+      });
+      const portal = await mountMiddleware(
+        watch,
+        { ...options, limit: { store, prefix: 'shared:' } },
+        (app) => app.use('/second', second),
       );
-      store.shutdown();
+      try {
+        const path = mintPath(microsoftForm);
+        for (const mount of ['/form-sessions', '/second', '/form-sessions', '/second']) {
+          const answer = await fetch(
+            `${portal.server.endpoint.replace('/form-sessions', mount)}${path}`,
+            {
+              method: 'POST',
+              headers: { 'content-type': 'application/json', [PORTAL_SESSION_HEADER]: 'adele' },
+              body: '{}',
+            },
+          );
+          assert.equal(answer.status, 200, await answer.text());
+        }
+        assert.equal(told(), before + 1);
+      } finally {
+        await portal.close();
+        store.shutdown();
+      }
     });
 
     for (const order of ['made before', 'made after'] as const) {
