@@ -3,9 +3,10 @@ import type { MessageOverrides } from './messages.js';
 
 /**
  * The element's status area (part `status`): a live region, polite as `role=status` is by
- * default, made once so that it is a live region before it speaks. It holds one message, in a slot that a page may fill instead,
- * and at most one button, and writes both as text, never as HTML. It can also hold focus (see
- * `hold`), for the element to hand on once the frame or the next button is there.
+ * default, made once so that it is a live region before it speaks. It holds one message, in a
+ * slot that a page may fill instead, and at most one button, and writes both as text, never as
+ * HTML. It can also hold focus (see `hold`), for the element to hand on once the frame or the
+ * next button is there.
  */
 export class StatusArea {
   #root: HTMLElement;
