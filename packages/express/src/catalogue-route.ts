@@ -3,12 +3,13 @@ import {
   type CatalogueEntry,
   type CoreForm,
   type Form,
+  type FormSessionUser,
   isWithdrawnForTenant,
 } from '@form-embed/protocol';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { isAuthorized } from './authorize.js';
 import type { CatalogueReads, UserTenant } from './catalogue-reads.js';
-import type { Logger } from './logger.js';
+import { describe, type Logger } from './logger.js';
 import type { FormEmbedSessionsConfig } from './options.js';
 import { resolvedUserOf } from './resolve-user.js';
 import { portalError } from './session-error-response.js';
@@ -38,18 +39,40 @@ export function requireSignInForCatalogue(anonymous: boolean): RequestHandler {
  * (an anonymous menu), only the designer forms that need no user.
  */
 export function catalogueRoute(deps: CatalogueDependencies): RequestHandler {
+  // The Core forms list and the clients' tenants are read at paths and in shapes the contract
+  // does not show (docs/contract.md#paths-we-chose): when they cannot be read, the menu still
+  // offers the designer forms, and the failure is logged once until a read succeeds again.
+  let coreUnreadable = false;
+  const offeredCoreForms = async (user: FormSessionUser): Promise<CatalogueEntry[]> => {
+    try {
+      const [coreForms, tenant] = await Promise.all([
+        deps.reads.coreForms(),
+        deps.reads.tenantOf(user),
+      ]);
+      coreUnreadable = false;
+      return coreForms.filter((form) => isOfferedTo(form, tenant)).map(coreEntry);
+    } catch (error) {
+      if (!coreUnreadable) {
+        deps.logger.warn(
+          "the Core forms or the user's client could not be read: the catalogue lists the designer forms only until they can",
+          { error: describe(error) },
+        );
+      }
+      coreUnreadable = true;
+      return [];
+    }
+  };
   return async function catalogue(req: Request, res: Response) {
     const user = resolvedUserOf(res);
-    const [forms, coreForms, tenant] = await Promise.all([
+    const [forms, coreEntries] = await Promise.all([
       deps.reads.forms(),
-      user === undefined ? [] : deps.reads.coreForms(),
-      user === undefined ? undefined : deps.reads.tenantOf(user),
+      user === undefined ? [] : offeredCoreForms(user),
     ]);
     const candidates: CatalogueEntry[] = [
       ...forms
         .filter((form) => form.embeddable && (user !== undefined || form.authType === 'none'))
         .map(designerEntry),
-      ...coreForms.filter((form) => isOfferedTo(form, tenant)).map(coreEntry),
+      ...coreEntries,
     ];
     const allowed = await Promise.all(
       candidates.map((entry) =>

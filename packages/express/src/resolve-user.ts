@@ -43,8 +43,9 @@ export function resolveUserOnServer(
 }
 
 /**
- * The user as FormSessionRequest types it, without any other field; undefined when it names
- * nobody. A user with no field set names nobody: `{clientId: session?.clientId}` when nobody is
+ * The user as FormSessionRequest types it, without any other field, nor one set to `''` (the
+ * contract does not say the service reads an empty field as absent; the sandbox does, which
+ * would hide the difference); undefined when it names nobody. A user with no field set names nobody: `{clientId: session?.clientId}` when nobody is
  * signed in is the usual way to write it (taken as signed in, it would pass `sign_in_required`,
  * and every such visitor would share one limit count). An object that sets none of the fields
  * but has others (`{tenantId, upn}`, the portal's own shape) is a mistake, not a signed-out
@@ -56,9 +57,11 @@ function checkedUser(user: unknown, logger: Logger): FormSessionUser | undefined
     logger.error(
       'resolveUser returned something that is not a FormSessionRequest user ({microsoftTenantId?, clientId?, userIdentifier?} of strings)',
     );
-  } else if (Object.values(parsed.data).some((field) => field !== undefined && field !== '')) {
-    return parsed.data;
   } else {
+    const named = Object.entries(parsed.data).filter(
+      ([, field]) => field !== undefined && field !== '',
+    );
+    if (named.length > 0) return Object.fromEntries(named);
     const others = Object.keys(user as object).filter(
       (key) => !Object.hasOwn(FormSessionUserSchema.shape, key),
     );

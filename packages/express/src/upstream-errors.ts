@@ -134,6 +134,20 @@ export class UpstreamErrors {
         // The request line or headers were too long for the service: the same request cannot succeed.
         this.#logger.warn(`the service refused ${route} as too long (${answer.status})`);
         return sessionError('invalid_request', 'The service refused the request as too long.');
+      case 400:
+      case 403:
+      case 404:
+      case 405:
+      case 410:
+        // No SessionError, so not the service's answer to this request but a refusal of it as
+        // such (a path the service does not have, a gateway's rule): sent again, it fails again.
+        this.#logger.error(
+          `the service answered ${answer.request} (paths.${route}) with ${answer.status} and no SessionError; check baseUrl (without /api/v1) and paths.${route}`,
+        );
+        return sessionError(
+          'invalid_request',
+          `The service refused the request (${answer.status}) without saying why.`,
+        );
       case 502:
       case 503:
       case 504:

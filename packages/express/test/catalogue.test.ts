@@ -261,17 +261,49 @@ test('a resolveUser or authorize that never settles is internal_error once timeo
 
 test('a catalogue the service cannot give is a SessionError, and is not kept: not JSON is internal_error, a reset is unavailable', async () => {
   const fresh = await mountMiddleware(watch, { apiKey: sandbox.apiKey, baseUrl: sandbox.baseUrl });
+  // Every read of one GET /forms fails (the designer forms list among them), whichever goes first.
+  const everyRead = 10;
   try {
-    sandbox.control.fail({ kind: 'notJson', scope: 'api' });
+    sandbox.control.fail({ kind: 'notJson', scope: 'api', count: everyRead });
     const notJson = await fresh.request('/forms', { session: 'adele' });
     assert.equal(notJson.status, 500);
     assert.equal(SessionErrorBodySchema.parse(notJson.body).error.code, 'internal_error');
-    sandbox.control.fail({ kind: 'reset', scope: 'api' });
+    sandbox.control.reset();
+    sandbox.control.fail({ kind: 'reset', scope: 'api', count: everyRead });
     const reset = await fresh.request('/forms', { session: 'adele' });
     assert.equal(reset.status, 503);
     assert.equal(SessionErrorBodySchema.parse(reset.body).error.code, 'unavailable');
   } finally {
     await fresh.close();
+  }
+});
+
+test('when the Core forms cannot be read (a path or shape the contract does not show), the catalogue still lists the designer forms, and says so once in the log', async () => {
+  const coreFormsMissing: typeof fetch = (input, init) =>
+    String(input).endsWith('/api/v1/core/forms')
+      ? Promise.resolve(new Response('{"error":"Not found"}', { status: 404 }))
+      : fetch(input, init);
+  const partial = await mountMiddleware(watch, {
+    apiKey: sandbox.apiKey,
+    baseUrl: sandbox.baseUrl,
+    fetch: coreFormsMissing,
+    catalogue: { cacheTtlMs: 0 },
+  });
+  try {
+    const logsBefore = watch.logLines.length;
+    for (let i = 0; i < 2; i++) {
+      assert.deepEqual(names(await partial.request('/forms', { session: 'adele' })), [
+        `form:${forms.microsoft}`,
+        `form:${forms.google}`,
+        `form:${forms.open}`,
+      ]);
+    }
+    const told = watch.logLines
+      .slice(logsBefore)
+      .filter((line) => /catalogue lists the designer forms only/.test(line.message));
+    assert.equal(told.length, 1);
+  } finally {
+    await partial.close();
   }
 });
 

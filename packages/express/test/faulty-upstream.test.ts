@@ -117,7 +117,7 @@ describe('an upstream that fails or answers outside the contract', () => {
     assert.equal(answer.headers.get('x-ratelimit-remaining'), null);
   });
 
-  test('a gateway in front of the service answering {error} without a code is read by its status: 503 stays retryable, 429 keeps its wait', async () => {
+  test('a gateway in front of the service answering {error} without a code is read by its status: 503 stays retryable, 429 keeps its wait, a 400 or 404 is not retried', async () => {
     // What a proxy or API gateway between the portal and the service answers on its own.
     const gatewayAnswers = [
       { status: 503, body: { error: { message: 'upstream overloaded' } }, retryAfter: undefined },
@@ -128,11 +128,17 @@ describe('an upstream that fails or answers outside the contract', () => {
       },
       { status: 429, body: { error: { code: 429, message: 'Too many' } }, retryAfter: '7' },
       { status: 400, body: { error: { message: 'Bad request' } }, retryAfter: undefined },
+      // A path the service does not have answers the contract's plain {error: string}.
+      { status: 404, body: { error: 'Not found' }, retryAfter: undefined },
+      { status: 418, body: { error: 'Teapot' }, retryAfter: undefined },
     ];
+    // A plain refusal of the request as such fails again if sent again: not retried.
     const expected = [
       ['unavailable', 503, true, null],
       ['unavailable', 503, true, null],
       ['rate_limited', 429, true, '7'],
+      ['invalid_request', 400, false, null],
+      ['invalid_request', 400, false, null],
       ['internal_error', 500, true, null],
     ];
     for (const [index, gateway] of gatewayAnswers.entries()) {

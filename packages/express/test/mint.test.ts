@@ -87,6 +87,55 @@ test('the user comes only from resolveUser: a user, tenant or client named by th
   assert.ok(!page.includes(fixtureIds.users.megan));
 });
 
+test("a field resolveUser set to '' is not sent upstream: the contract does not say the service reads it as absent", async () => {
+  const portalWithBlanks = await mountMiddleware(watch, {
+    apiKey: sandbox.apiKey,
+    baseUrl: sandbox.baseUrl,
+    resolveUser: () => ({
+      microsoftTenantId: '',
+      clientId: fixtureIds.clients.contoso,
+      userIdentifier: fixtureIds.users.adele,
+    }),
+  });
+  try {
+    const answer = await portalWithBlanks.mint(microsoftForm);
+    assert.equal(answer.status, 200, answer.text);
+    const sent = portalWithBlanks.upstream.filter((call) => call.method === 'POST');
+    assert.deepEqual(
+      sent.map((call) => call.body),
+      [{ user: { clientId: fixtureIds.clients.contoso, userIdentifier: fixtureIds.users.adele } }],
+    );
+  } finally {
+    await portalWithBlanks.close();
+  }
+});
+
+test('embed origins the service writes with a trailing slash or an upper-case host are the same origins: mints go on', async () => {
+  const loosely: typeof fetch = async (input, init) => {
+    const answer = await fetch(input, init);
+    if (!String(input).endsWith('/api/v1/me')) return answer;
+    const organisation = await answer.json();
+    organisation.formsOrigin = `${organisation.formsOrigin.toUpperCase().replace('HTTP:', 'http:')}/`;
+    organisation.coreFormsOrigin = `${organisation.coreFormsOrigin}/`;
+    return Response.json(organisation, { status: answer.status });
+  };
+  const portalLoose = await mountMiddleware(watch, {
+    apiKey: sandbox.apiKey,
+    baseUrl: sandbox.baseUrl,
+    fetch: loosely,
+  });
+  try {
+    for (const target of [microsoftForm, newStarter]) {
+      const answer = await portalLoose.mint(target, { session: 'adele' });
+      assert.equal(answer.status, 200, answer.text);
+      const { embedUrl, embedOrigin } = MintResponseSchema.parse(answer.body);
+      assert.equal(new URL(embedUrl).origin, embedOrigin);
+    }
+  } finally {
+    await portalLoose.close();
+  }
+});
+
 test('with nobody signed in, a browser-sent user is still ignored: the request goes up with no user, and a form that needs one is sign_in_required', async () => {
   const before = portal.upstream.length;
   const browserClaims = {

@@ -257,7 +257,7 @@ describe('formEmbedSessions options', () => {
     assert.deepEqual(Reflect.ownKeys(options), keys);
   });
 
-  test('paths reach the upstream: a formSession path the service does not have is internal_error naming the option in the log', async () => {
+  test('paths reach the upstream: a formSession path the service does not have is invalid_request, not retried, naming the option in the log', async () => {
     const portal = await mountMiddleware(watch, {
       apiKey: sandbox.apiKey,
       baseUrl: sandbox.baseUrl,
@@ -266,8 +266,12 @@ describe('formEmbedSessions options', () => {
     try {
       const logsBefore = watch.logLines.length;
       const answer = await portal.mint(microsoftForm, { session: 'adele' });
-      assert.equal(answer.status, 500);
-      assert.equal(SessionErrorBodySchema.parse(answer.body).error.code, 'internal_error');
+      assert.equal(answer.status, 400);
+      assert.deepEqual(
+        [SessionErrorBodySchema.parse(answer.body).error.code, answer.headers.get('retry-after')],
+        ['invalid_request', null],
+      );
+      assert.equal(SessionErrorBodySchema.parse(answer.body).error.retryable, false);
       assert.ok(
         watch.logLines.slice(logsBefore).some((line) => line.message.includes('paths.formSession')),
       );
@@ -326,7 +330,7 @@ describe('formEmbedSessions options', () => {
     const closedPort = await mountMiddleware(watch, { apiKey: sandbox.apiKey, baseUrl: deadUrl });
     try {
       const logsBefore = watch.logLines.length;
-      assert.equal((await doubled.mint(microsoftForm, { session: 'adele' })).status, 500);
+      assert.equal((await doubled.mint(microsoftForm, { session: 'adele' })).status, 400);
       assert.equal((await closedPort.mint(microsoftForm, { session: 'adele' })).status, 503);
       const logged = JSON.stringify(watch.logLines.slice(logsBefore));
       assert.match(logged, /GET http:\/\/127\.0\.0\.1:\d+\/api\/v1\/api\/v1\/me/);

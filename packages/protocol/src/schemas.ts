@@ -8,18 +8,51 @@ import { EMBED_MESSAGE_TYPE } from './embed-message.js';
 import { canonicalOrigin } from './embed-origin.js';
 import type { MintResponse } from './mint-exchange.js';
 
-const dateTime = z.iso.datetime({ offset: true });
+/**
+ * An RFC 3339 date-time, as the contract writes timestamps: `T` and `Z` in either case, a leap
+ * second, any fraction, an offset. Nothing here reads one, so a timestamp never fails a list.
+ */
+const dateTime = z
+  .string()
+  .regex(
+    /^\d{4}-\d\d-\d\d[Tt]\d\d:\d\d:(?:[0-5]\d|60)(?:\.\d+)?(?:[Zz]|[+-]\d\d:\d\d)$/,
+    'must be an RFC 3339 date-time',
+  );
 
 /** An embed origin in canonical form: `scheme://host[:port]`, no path, no trailing slash. */
 export const EmbedOriginSchema = z
   .string()
   .refine((value) => canonicalOrigin(value) === value, 'must be a canonical origin');
 
+/**
+ * An embed origin as the service writes it, brought to the canonical form we compare in
+ * (docs/contract.md#organisation-and-embed-origins): a trailing slash, an upper-case host or a
+ * default port is the same origin; a path, query, fragment or credentials make it no origin.
+ */
+const ServiceEmbedOriginSchema = z.string().transform((value, context) => {
+  const origin = originOnly(value);
+  if (origin === undefined) {
+    context.addIssue({ code: 'custom', message: 'must be an origin, scheme://host[:port]' });
+    return z.NEVER;
+  }
+  return origin;
+});
+
+function originOnly(value: string): string | undefined {
+  if (/[?#@]/.test(value)) return undefined;
+  try {
+    const url = new URL(value);
+    if (url.pathname === '/') return canonicalOrigin(value);
+  } catch {
+    // Not an absolute URL.
+  }
+}
+
 export const OrganisationSchema = z.object({
   organisationId: z.string().optional(),
   displayName: z.string().optional(),
-  formsOrigin: EmbedOriginSchema.optional(),
-  coreFormsOrigin: EmbedOriginSchema.optional(),
+  formsOrigin: ServiceEmbedOriginSchema.optional(),
+  coreFormsOrigin: ServiceEmbedOriginSchema.optional(),
 });
 export type Organisation = z.infer<typeof OrganisationSchema>;
 

@@ -7,6 +7,7 @@ import {
   expandPath,
   isOnEmbedOrigin,
   mintPath,
+  OrganisationSchema,
   parseRetryAfter,
   toImfFixdate,
 } from '../src/index.js';
@@ -17,6 +18,48 @@ test('an embed origin is canonical: lower-case host, no path, no trailing slash,
   assert.equal(EmbedOriginSchema.safeParse('https://forms.example.com/').success, false);
   assert.equal(EmbedOriginSchema.safeParse('https://forms.example.com:443').success, false);
   assert.equal(canonicalOrigin('javascript:alert(1)'), undefined);
+});
+
+test('timestamps are RFC 3339 as it is written: T and Z in either case, a leap second, an offset', async () => {
+  const { FormSchema } = await import('../src/index.js');
+  const form = (updatedAt: string) =>
+    FormSchema.safeParse({
+      id: 'f',
+      name: 'F',
+      shareUrl: 'https://x.example/f',
+      authType: 'none',
+      embeddable: true,
+      listedOnHomepage: false,
+      updatedAt,
+    }).success;
+  for (const good of [
+    '2026-11-26T10:00:00Z',
+    '2026-11-26t10:00:00z',
+    '2016-12-31T23:59:60Z',
+    '2026-11-26T10:00:00.123+01:00',
+  ]) {
+    assert.equal(form(good), true, good);
+  }
+  for (const bad of ['2026-11-26', '2026-11-26 10:00:00Z', 'yesterday', '2026-11-26T10:00:61Z']) {
+    assert.equal(form(bad), false, bad);
+  }
+});
+
+test("the service's embed origins are read in canonical form: a trailing slash or upper-case host is the same origin, a path is none", () => {
+  const read = (formsOrigin: string) => OrganisationSchema.safeParse({ formsOrigin });
+  assert.equal(read('https://Forms.Example.com/').data?.formsOrigin, 'https://forms.example.com');
+  assert.equal(
+    read('https://forms.example.com:443').data?.formsOrigin,
+    'https://forms.example.com',
+  );
+  for (const notAnOrigin of [
+    'https://forms.example.com/f',
+    'https://forms.example.com/?x',
+    'https://user@forms.example.com',
+    'forms.example.com',
+  ]) {
+    assert.equal(read(notAnOrigin).success, false, notAnOrigin);
+  }
 });
 
 test('an embedUrl counts as on the embed origin only when its origin is exactly that origin', () => {

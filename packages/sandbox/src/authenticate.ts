@@ -4,11 +4,14 @@ export type Authentication =
   | { ok: true; apiKey: string; organisationId: string }
   | { ok: false; message: string };
 
-/** Reads `Authorization: Bearer <API_KEY>`. Messages never repeat the key. */
+/**
+ * Reads `Authorization: Bearer <API_KEY>`, the scheme in any case and spaces before the key, as
+ * HTTP reads an auth scheme (RFC 9110). Messages never repeat the key.
+ */
 export function authenticate(header: string | undefined): Authentication {
   if (!header)
     return { ok: false, message: 'Missing API key: send Authorization: Bearer <API_KEY>.' };
-  const match = /^Bearer ([^\s]+)$/.exec(header.trim());
+  const match = /^Bearer +([^\s]+)$/i.exec(header.trim());
   const key = match?.[1];
   if (!key?.startsWith(API_KEY_PREFIX)) {
     return { ok: false, message: 'Malformed API key: send Authorization: Bearer <API_KEY>.' };

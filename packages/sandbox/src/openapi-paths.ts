@@ -1,7 +1,7 @@
 /**
  * The paths of the OpenAPI document: one small entry per endpoint the sandbox serves, built
  * from the protocol's paths and the SessionError table. The schemas are components
- * (openapi-schemas.ts). Every operation carries its `x-service-scope` marker.
+ * (openapi-schemas.ts). None needs a scope, so none carries an `x-service-scope` marker.
  */
 import {
   knownSessionErrorCodes,
@@ -37,15 +37,21 @@ const readErrors = {
   },
 };
 
-function read(operationId: string, summary: string, answer: object, parameters?: object[]) {
-  const operation = {
-    operationId,
-    summary,
-    'x-service-scope': 'any',
-    ...(parameters ? { parameters } : {}),
-  };
-  return { get: { ...operation, responses: { '200': answer, ...readErrors } } };
+function read(
+  operationId: string,
+  summary: string,
+  answer: object,
+  parameters?: object[],
+  errors: Record<string, object> = {},
+) {
+  const operation = { operationId, summary, ...(parameters ? { parameters } : {}) };
+  return { get: { ...operation, responses: { '200': answer, ...errors, ...readErrors } } };
 }
+
+const badPage = { '400': { description: 'limit or offset out of range', content: json('Error') } };
+const notFound = (what: string) => ({
+  '404': { description: `No such ${what} (or another organisation's)`, content: json('Error') },
+});
 
 /** The SessionError answers by status, each naming its codes, from the contract's table. */
 function sessionErrorAnswers() {
@@ -81,7 +87,6 @@ function formSession(operationId: string, summary: string, param: string) {
     post: {
       operationId,
       summary,
-      'x-service-scope': 'any',
       parameters: [pathParam(param)],
       requestBody: { required: false, content: json('FormSessionRequest') },
       responses: { '200': answer, ...sessionErrorAnswers() },
@@ -110,19 +115,28 @@ export function openApiPaths(): Record<string, object> {
       "The organisation's clients, paged",
       ok('A page of clients', 'ClientPage'),
       pageParameters,
+      badPage,
     ),
-    [paths.client]: read('getClient', 'One client', ok('The client', 'Client'), [
-      pathParam('clientId'),
-    ]),
+    [paths.client]: read(
+      'getClient',
+      'One client',
+      ok('The client', 'Client'),
+      [pathParam('clientId')],
+      notFound('client'),
+    ),
     [paths.forms]: read('listForms', 'The designer forms', ok('The forms', 'FormList')),
     [paths.coreForms]: read(
       'listCoreForms',
       'The Core forms',
       ok('The Core forms', 'CoreFormList'),
     ),
-    [paths.coreForm]: read('getCoreForm', 'One Core form', ok('The Core form', 'CoreForm'), [
-      pathParam('slug'),
-    ]),
+    [paths.coreForm]: read(
+      'getCoreForm',
+      'One Core form',
+      ok('The Core form', 'CoreForm'),
+      [pathParam('slug')],
+      notFound('Core form'),
+    ),
     [paths.formSession]: formSession(
       'createFormSession',
       'Mint a form session for a designer form',

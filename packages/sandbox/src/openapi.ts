@@ -1,14 +1,14 @@
 /**
  * The machine-readable description (OpenAPI 3.0.3, version 1.4.0) of what the sandbox serves
- * (docs/contract.md#paths-we-chose). The sandbox's endpoints need no scope beyond "any key";
- * the scopes are still described under `x-service-scopes`, as the service does.
+ * (docs/contract.md#paths-we-chose). Every key may call the sandbox's endpoints, so no operation
+ * carries an `x-service-scope` marker (only scoped ones do); the scopes are still described
+ * under `x-service-scopes`, as the service does.
  */
 
 import { openApiPaths } from './openapi-paths.js';
 import { componentSchemas } from './openapi-schemas.js';
 
 const scopes = {
-  any: 'Every key: read the catalogue and mint form sessions.',
   'core:run':
     "Running Core forms from the caller's own app, with the same approvals as Core. Includes the UPN check.",
   'core:configure':
@@ -35,7 +35,8 @@ export function openApiDocument(): object {
       headers: {
         'X-RateLimit-Limit': { schema: { type: 'integer' } },
         'X-RateLimit-Remaining': { schema: { type: 'integer' } },
-        'Retry-After': { schema: { type: 'integer' } },
+        // delta-seconds or an HTTP-date
+        'Retry-After': { schema: { type: 'string' } },
       },
       schemas: componentSchemas(),
     },

@@ -33,6 +33,19 @@ describe('authentication', () => {
     }
   });
 
+  test('the auth scheme is read in any case, as HTTP reads it: bearer and BEARER are Bearer', async () => {
+    for (const scheme of ['bearer', 'BEARER', 'Bearer ']) {
+      const response = await fetch(`${sandbox.baseUrl}${defaultServicePaths.me}`, {
+        headers: { authorization: `${scheme} ${sandbox.apiKey}` },
+      });
+      assert.equal(response.status, 200, scheme);
+    }
+    const basic = await fetch(`${sandbox.baseUrl}${defaultServicePaths.me}`, {
+      headers: { authorization: `Basic ${sandbox.apiKey}` },
+    });
+    assert.equal(basic.status, 401);
+  });
+
   test('every bad key answers the invalid_api_key SessionError (401, not retryable) on both form-session endpoints', async () => {
     for (const [name, apiKey] of Object.entries(badKeys)) {
       for (const target of [
