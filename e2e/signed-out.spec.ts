@@ -20,7 +20,7 @@ for (const lang of ['en', 'de'] as const) {
     await expect(element(page)).toHaveAttribute('state', 'framed');
     await expect(submitOf(page)).toBeVisible();
 
-    await page.getByRole('button', { name: 'Sign out' }).click();
+    await signOut(page);
     demo.sandbox?.control.expireSessions();
     await submitOf(page).click();
 
@@ -55,7 +55,7 @@ test('signed out: a form that needs no user (authType none) is still framed, wit
   const sessions = async () =>
     (await eventsOf(page)).filter((e) => e.type === 'form-embed-session').length;
   const before = await sessions();
-  await page.getByRole('button', { name: 'Sign out' }).click();
+  await signOut(page);
   await page.locator('[data-action=remint]').click();
   await expect.poll(sessions).toBe(before + 1);
   const session = (await eventsOf(page)).findLast((e) => e.type === 'form-embed-session');
@@ -63,3 +63,13 @@ test('signed out: a form that needs no user (authType none) is still framed, wit
   await expect(element(page)).toHaveAttribute('state', 'framed');
   await expect(submitOf(page)).toBeVisible();
 });
+
+/**
+ * Clicks the console's Sign out and waits until it took effect: the cookie goes with the answer
+ * to its request, and the console shows "Sign in again" only then. A mint sent sooner would
+ * still be signed in.
+ */
+async function signOut(page: Page) {
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await expect(page.getByRole('button', { name: 'Sign in again' })).toBeVisible();
+}

@@ -1,5 +1,5 @@
 import { expect } from '@open-wc/testing';
-import { messages } from '../src/index.js';
+import { type FormEmbedElement, messages } from '../src/index.js';
 import {
   embedOrigin,
   embedUrl,
@@ -121,14 +121,25 @@ describe('<form-embed> framing', () => {
   });
 
   it('history.length is unchanged after three remints', async () => {
-    const { element, calls } = await mountFramed();
-    await new Promise((resolve) => frameOf(element)?.addEventListener('load', resolve));
+    // Listened for in the task that frames, so a fast load cannot come before the listener.
+    const nextFrameLoaded = (element: FormEmbedElement) =>
+      new Promise((resolve) =>
+        element.addEventListener(
+          'form-embed-session',
+          () => frameOf(element)?.addEventListener('load', resolve),
+          { once: true },
+        ),
+      );
+    const { element, calls } = await mount();
+    let loaded = nextFrameLoaded(element);
+    calls[0]?.resolve(session());
+    await loaded;
     const before = history.length;
     for (let i = 1; i <= 3; i++) {
+      loaded = nextFrameLoaded(element);
       post(errorMessage('expired'), embedOrigin, frameOf(element)?.contentWindow ?? null);
       calls[i]?.resolve(session());
-      await settle(element);
-      await new Promise((resolve) => frameOf(element)?.addEventListener('load', resolve));
+      await loaded;
     }
     expect(calls).to.have.length(4);
     expect(history.length).to.equal(before);

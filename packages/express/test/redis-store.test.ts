@@ -42,6 +42,9 @@ before(async () => {
     startPortalProcess(watch, portalEnv),
   ]);
   started.push(...portals);
+  // A portal listens before its Redis client has connected: a mint sent in between would pass
+  // uncounted, as an outage (the case a later test makes on purpose).
+  await Promise.all(portals.map((portal) => portal.logged(/^redis ready$/, 0)));
 });
 
 after(async () => {
