@@ -12,7 +12,7 @@ import type { CatalogueReads, UserTenant } from './catalogue-reads.js';
 import { describe, type Logger } from './logger.js';
 import type { FormEmbedSessionsConfig } from './options.js';
 import { resolvedUserOf } from './resolve-user.js';
-import { portalError } from './session-error-response.js';
+import { portalError, SessionErrorResponse } from './session-error-response.js';
 
 interface CatalogueDependencies {
   reads: CatalogueReads;
@@ -40,27 +40,18 @@ export function requireSignInForCatalogue(anonymous: boolean): RequestHandler {
  */
 export function catalogueRoute(deps: CatalogueDependencies): RequestHandler {
   // The Core forms list and the clients' tenants are read at paths and in shapes the contract
-  // does not show (docs/contract.md#paths-we-chose): when they cannot be read, the menu still
-  // offers the designer forms, and the failure is logged once until a read succeeds again.
-  let coreUnreadable = false;
+  // does not show (docs/contract.md#paths-we-chose): when one of them is not what we expect,
+  // the menu still offers the designer forms, each failure logged once until that read works.
+  const coreForms = partOfMenu('the Core forms list', () => deps.reads.coreForms(), deps.logger);
+  const tenantOf = partOfMenu(
+    "the user's client",
+    deps.reads.tenantOf.bind(deps.reads),
+    deps.logger,
+  );
   const offeredCoreForms = async (user: FormSessionUser): Promise<CatalogueEntry[]> => {
-    try {
-      const [coreForms, tenant] = await Promise.all([
-        deps.reads.coreForms(),
-        deps.reads.tenantOf(user),
-      ]);
-      coreUnreadable = false;
-      return coreForms.filter((form) => isOfferedTo(form, tenant)).map(coreEntry);
-    } catch (error) {
-      if (!coreUnreadable) {
-        deps.logger.warn(
-          "the Core forms or the user's client could not be read: the catalogue lists the designer forms only until they can",
-          { error: describe(error) },
-        );
-      }
-      coreUnreadable = true;
-      return [];
-    }
+    const [forms, tenant] = await Promise.all([coreForms(), tenantOf(user)]);
+    if (forms === undefined || tenant === undefined) return [];
+    return forms.filter((form) => isOfferedTo(form, tenant)).map(coreEntry);
   };
   return async function catalogue(req: Request, res: Response) {
     const user = resolvedUserOf(res);
@@ -88,6 +79,42 @@ export function catalogueRoute(deps: CatalogueDependencies): RequestHandler {
     );
     const answer: Catalogue = { forms: candidates.filter((_, index) => allowed[index]) };
     res.set('Cache-Control', 'no-store').status(200).json(answer);
+  };
+}
+
+/**
+ * `read` for a part of the menu the designer forms can do without: undefined when it fails as a
+ * path or shape we chose can (a bad shape, an `invalid_request`), logged once until it works
+ * again. A failure that says wait or fix the key (`rate_limited`, `unavailable`,
+ * `invalid_api_key`) fails the whole menu, as the designer forms' read would.
+ */
+function partOfMenu<A extends unknown[], T>(
+  what: string,
+  read: (...args: A) => Promise<T>,
+  logger: Logger,
+): (...args: A) => Promise<T | undefined> {
+  let told = false;
+  return async (...args) => {
+    try {
+      const value = await read(...args);
+      told = false;
+      return value;
+    } catch (error) {
+      const code = error instanceof SessionErrorResponse ? error.answer.code : undefined;
+      if (code === 'rate_limited' || code === 'unavailable' || code === 'invalid_api_key') {
+        throw error;
+      }
+      if (!told) {
+        logger.warn(
+          `${what} could not be read: the catalogue lists the designer forms only until it can`,
+          {
+            error: describe(error),
+          },
+        );
+      }
+      told = true;
+      return undefined;
+    }
   };
 }
 

@@ -134,5 +134,9 @@ async function mintOnEmbedOrigin(
 
 /** The service's refusal of a request as incomplete: for a user-less mint, the user is missing. */
 function isInvalidRequest(error: unknown): boolean {
-  return error instanceof SessionErrorResponse && error.answer.code === 'invalid_request';
+  return (
+    error instanceof SessionErrorResponse &&
+    error.fromService &&
+    error.answer.code === 'invalid_request'
+  );
 }

@@ -20,10 +20,13 @@ export interface SessionErrorAnswer extends SessionErrorDetail {
 export class SessionErrorResponse extends Error {
   override readonly name = 'SessionErrorResponse';
   readonly answer: SessionErrorAnswer;
+  /** The service's own SessionError, passed on; false for every answer of the middleware's. */
+  readonly fromService: boolean;
 
-  constructor(answer: SessionErrorAnswer) {
+  constructor(answer: SessionErrorAnswer, fromService = false) {
     super(`${answer.code}: ${answer.message}`);
     this.answer = answer;
+    this.fromService = fromService;
   }
 }
 

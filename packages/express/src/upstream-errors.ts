@@ -82,13 +82,16 @@ export class UpstreamErrors {
     if (isKnownSessionErrorCode(code)) {
       const { retryable } = SessionErrorCodes[code];
       const status = statusOfSessionErrorCode(code, UNKNOWN_CODE_STATUS);
-      return new SessionErrorResponse({
-        code,
-        message: sessionErrorMessages[code],
-        retryable,
-        status,
-        retryAfter: retryable ? this.#waitOf(status, answer) : undefined,
-      });
+      return new SessionErrorResponse(
+        {
+          code,
+          message: sessionErrorMessages[code],
+          retryable,
+          status,
+          retryAfter: retryable ? this.#waitOf(status, answer) : undefined,
+        },
+        true,
+      );
     }
     // A new code is passed on with the service's status (an error status, 400 to 599) and
     // retryable: the element words it as `unknown` (or as the page words that code) and retries
@@ -99,13 +102,16 @@ export class UpstreamErrors {
       answer.status >= 400 &&
       answer.status <= 599;
     const retryable = isNew && detail.retryable;
-    return new SessionErrorResponse({
-      code: isNew ? code : 'unknown',
-      message: sessionErrorMessages.unknown,
-      retryable,
-      status: isNew ? answer.status : UNKNOWN_CODE_STATUS,
-      retryAfter: retryable ? this.#waitOf(answer.status, answer) : undefined,
-    });
+    return new SessionErrorResponse(
+      {
+        code: isNew ? code : 'unknown',
+        message: sessionErrorMessages.unknown,
+        retryable,
+        status: isNew ? answer.status : UNKNOWN_CODE_STATUS,
+        retryAfter: retryable ? this.#waitOf(answer.status, answer) : undefined,
+      },
+      true,
+    );
   }
 
   /**
@@ -139,10 +145,15 @@ export class UpstreamErrors {
       case 404:
       case 405:
       case 410:
-        // No SessionError, so not the service's answer to this request but a refusal of it as
-        // such (a path the service does not have, a gateway's rule): sent again, it fails again.
+        // On a form-session endpoint, which answers every refusal as a SessionError: not the
+        // service's answer to this mint but a refusal of the request as such (a path the service
+        // does not have, a gateway's rule), which the same mint meets again. A read's stays a
+        // bad shape: the browser's request is not what was refused.
+        if (route !== 'formSession' && route !== 'coreFormSession') {
+          return this.badShape(route, answer);
+        }
         this.#logger.error(
-          `the service answered ${answer.request} (paths.${route}) with ${answer.status} and no SessionError; check baseUrl (without /api/v1) and paths.${route}`,
+          `the service answered ${answer.request} (paths.${route}) with ${answer.status} and no SessionError: check baseUrl (without /api/v1) and paths.${route}, and any gateway in front of the service`,
         );
         return sessionError(
           'invalid_request',

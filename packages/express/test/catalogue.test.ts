@@ -307,6 +307,44 @@ test('when the Core forms cannot be read (a path or shape the contract does not 
   }
 });
 
+test("the same for the user's client; but a Core forms read that says wait (503) fails the whole menu, as a designer forms read would", async () => {
+  const answering =
+    (path: RegExp, status: number): typeof fetch =>
+    (input, init) =>
+      path.test(String(input))
+        ? Promise.resolve(Response.json({ error: 'Nope' }, { status }))
+        : fetch(input, init);
+  const clientBroken = await mountMiddleware(watch, {
+    apiKey: sandbox.apiKey,
+    baseUrl: sandbox.baseUrl,
+    fetch: answering(/\/api\/v1\/clients/, 500),
+  });
+  const coreBusy = await mountMiddleware(watch, {
+    apiKey: sandbox.apiKey,
+    baseUrl: sandbox.baseUrl,
+    fetch: answering(/\/api\/v1\/core\/forms$/, 503),
+  });
+  try {
+    const logsBefore = watch.logLines.length;
+    assert.deepEqual(names(await clientBroken.request('/forms', { session: 'adele' })), [
+      `form:${forms.microsoft}`,
+      `form:${forms.google}`,
+      `form:${forms.open}`,
+    ]);
+    assert.ok(
+      watch.logLines
+        .slice(logsBefore)
+        .some((line) => /the user's client could not be read/.test(line.message)),
+    );
+    const busy = await coreBusy.request('/forms', { session: 'adele' });
+    assert.equal(busy.status, 503, busy.text);
+    assert.equal(SessionErrorBodySchema.parse(busy.body).error.code, 'unavailable');
+  } finally {
+    await clientBroken.close();
+    await coreBusy.close();
+  }
+});
+
 test('a clients list that never stops saying hasMore is read for a bounded number of pages, then the user gets no Core form and a warning', async () => {
   const endless = await mountMiddleware(watch, {
     apiKey: sandbox.apiKey,

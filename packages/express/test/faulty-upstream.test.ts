@@ -130,6 +130,9 @@ describe('an upstream that fails or answers outside the contract', () => {
       { status: 400, body: { error: { message: 'Bad request' } }, retryAfter: undefined },
       // A path the service does not have answers the contract's plain {error: string}.
       { status: 404, body: { error: 'Not found' }, retryAfter: undefined },
+      { status: 403, body: { error: 'Blocked by a rule' }, retryAfter: undefined },
+      { status: 405, body: { error: 'Method not allowed' }, retryAfter: undefined },
+      { status: 410, body: { error: 'Gone' }, retryAfter: undefined },
       { status: 418, body: { error: 'Teapot' }, retryAfter: undefined },
     ];
     // A plain refusal of the request as such fails again if sent again: not retried.
@@ -137,6 +140,9 @@ describe('an upstream that fails or answers outside the contract', () => {
       ['unavailable', 503, true, null],
       ['unavailable', 503, true, null],
       ['rate_limited', 429, true, '7'],
+      ['invalid_request', 400, false, null],
+      ['invalid_request', 400, false, null],
+      ['invalid_request', 400, false, null],
       ['invalid_request', 400, false, null],
       ['invalid_request', 400, false, null],
       ['internal_error', 500, true, null],
@@ -161,6 +167,23 @@ describe('an upstream that fails or answers outside the contract', () => {
       } finally {
         await behindGateway.close();
       }
+    }
+  });
+
+  test("a plain 403 on the middleware's own read (GET /me) stays internal_error: the browser's request is not what was refused", async () => {
+    const refusedRead = await mountMiddleware(watch, {
+      apiKey: sandbox.apiKey,
+      baseUrl: sandbox.baseUrl,
+      fetch: async (input, init) =>
+        String(input).endsWith('/api/v1/me')
+          ? Response.json({ error: 'Forbidden' }, { status: 403 })
+          : fetch(input, init),
+    });
+    try {
+      const answer = await refusedRead.mint(microsoftForm, { session: 'adele' });
+      assertSessionError(answer, 'internal_error', 500, true);
+    } finally {
+      await refusedRead.close();
     }
   });
 

@@ -87,12 +87,12 @@ test('the user comes only from resolveUser: a user, tenant or client named by th
   assert.ok(!page.includes(fixtureIds.users.megan));
 });
 
-test("a field resolveUser set to '' is not sent upstream: the contract does not say the service reads it as absent", async () => {
+test("a field resolveUser left blank ('' or spaces) is not sent upstream: the contract does not say the service reads it as absent", async () => {
   const portalWithBlanks = await mountMiddleware(watch, {
     apiKey: sandbox.apiKey,
     baseUrl: sandbox.baseUrl,
     resolveUser: () => ({
-      microsoftTenantId: '',
+      microsoftTenantId: ' ',
       clientId: fixtureIds.clients.contoso,
       userIdentifier: fixtureIds.users.adele,
     }),

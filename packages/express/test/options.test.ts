@@ -330,7 +330,7 @@ describe('formEmbedSessions options', () => {
     const closedPort = await mountMiddleware(watch, { apiKey: sandbox.apiKey, baseUrl: deadUrl });
     try {
       const logsBefore = watch.logLines.length;
-      assert.equal((await doubled.mint(microsoftForm, { session: 'adele' })).status, 400);
+      assert.equal((await doubled.mint(microsoftForm, { session: 'adele' })).status, 500);
       assert.equal((await closedPort.mint(microsoftForm, { session: 'adele' })).status, 503);
       const logged = JSON.stringify(watch.logLines.slice(logsBefore));
       assert.match(logged, /GET http:\/\/127\.0\.0\.1:\d+\/api\/v1\/api\/v1\/me/);

@@ -44,7 +44,13 @@ before(async () => {
   started.push(...portals);
   // A portal listens before its Redis client has connected: a mint sent in between would pass
   // uncounted, as an outage (the case a later test makes on purpose).
-  await Promise.all(portals.map((portal) => portal.logged(/^redis ready$/, 0)));
+  await Promise.race([
+    Promise.all(portals.map((portal) => portal.logged(/^redis ready$/, 0))),
+    // A deadline for a failure, never waited out when Redis is there.
+    new Promise((_, reject) =>
+      setTimeout(() => reject(new Error('a portal never logged "redis ready"')), 10_000).unref(),
+    ),
+  ]);
 });
 
 after(async () => {

@@ -135,6 +135,21 @@ describe('a mint with nobody signed in (docs/contract.md#portal-codes)', () => {
     }
   });
 
+  test('a plain 404 from a path the service does not have is invalid_request for a signed-out visitor too, not a call to sign in', async () => {
+    const wrongPath = await mountMiddleware(watch, {
+      apiKey: sandbox.apiKey,
+      baseUrl: sandbox.baseUrl,
+      paths: { formSession: '/api/v1/designer-forms/{formId}/sessions' },
+    });
+    try {
+      const answer = await wrongPath.mint({ kind: 'form', formId: forms.open });
+      assert.equal(answer.status, 400, answer.text);
+      assert.equal(SessionErrorBodySchema.parse(answer.body).error.code, 'invalid_request');
+    } finally {
+      await wrongPath.close();
+    }
+  });
+
   test('a sign_in_required refusal does not spend the count signed-out mints share', async () => {
     const shared = await mountMiddleware(watch, {
       apiKey: sandbox.apiKey,

@@ -20,9 +20,9 @@ test('an embed origin is canonical: lower-case host, no path, no trailing slash,
   assert.equal(canonicalOrigin('javascript:alert(1)'), undefined);
 });
 
-test('timestamps are RFC 3339 as it is written: T and Z in either case, a leap second, an offset', async () => {
+test('a timestamp is any string: nothing reads one, so one written unexpectedly fails no list', async () => {
   const { FormSchema } = await import('../src/index.js');
-  const form = (updatedAt: string) =>
+  const form = (updatedAt: unknown) =>
     FormSchema.safeParse({
       id: 'f',
       name: 'F',
@@ -32,17 +32,10 @@ test('timestamps are RFC 3339 as it is written: T and Z in either case, a leap s
       listedOnHomepage: false,
       updatedAt,
     }).success;
-  for (const good of [
-    '2026-11-26T10:00:00Z',
-    '2026-11-26t10:00:00z',
-    '2016-12-31T23:59:60Z',
-    '2026-11-26T10:00:00.123+01:00',
-  ]) {
-    assert.equal(form(good), true, good);
+  for (const written of ['2026-11-26T10:00:00Z', '2026-11-26t10:00:00z', '2026-11-26T10:00:00']) {
+    assert.equal(form(written), true, written);
   }
-  for (const bad of ['2026-11-26', '2026-11-26 10:00:00Z', 'yesterday', '2026-11-26T10:00:61Z']) {
-    assert.equal(form(bad), false, bad);
-  }
+  assert.equal(form(1764151200), false, 'a number is no timestamp');
 });
 
 test("the service's embed origins are read in canonical form: a trailing slash or upper-case host is the same origin, a path is none", () => {
@@ -57,6 +50,10 @@ test("the service's embed origins are read in canonical form: a trailing slash o
     'https://forms.example.com/?x',
     'https://user@forms.example.com',
     'forms.example.com',
+    'https:forms.example.com',
+    'https://forms.example.com/..',
+    'https://forms.example.com/%2e',
+    ' https://forms.example.com',
   ]) {
     assert.equal(read(notAnOrigin).success, false, notAnOrigin);
   }
