@@ -10,6 +10,7 @@ import {
   isKnownSessionErrorCode,
   knownSessionErrorCodes,
   SessionErrorCodes,
+  UNKNOWN_CODE_STATUS,
 } from '@form-embed/protocol/browser';
 import { byId } from './dom.js';
 import { logEvents, showState } from './event-log.js';
@@ -44,7 +45,7 @@ showExpectation();
 for (const code of knownSessionErrorCodes) {
   const { status, retryable } = SessionErrorCodes[code];
   byId<HTMLSelectElement>('fail-code').add(
-    new Option(`${code} (${status ?? 'no status'}${retryable ? ', retryable' : ''})`, code),
+    new Option(`${code} (${status ?? UNKNOWN_CODE_STATUS}${retryable ? ', retryable' : ''})`, code),
   );
 }
 byId<HTMLSelectElement>('fail-code').add(
@@ -66,8 +67,11 @@ function embed(choice: string, title: string) {
   // A new mint makes the last session's details stale.
   stateObserver = showState(element, byId('state'), (state) => {
     if (state === 'minting') info.textContent = '';
-    // Failed with no form-embed-error: the remint bound stopped a frame that kept posting error.
-    if (state === 'failed' && framed) info.textContent = 'stopped: the form kept posting error';
+    // Failed with no form-embed-error: the remint bound stopped a frame that kept asking for
+    // new sessions (posting error or expired: each one counts, up to 4 in 30 minutes).
+    if (state === 'failed' && framed) {
+      info.textContent = 'stopped: the form asked for new sessions too often (the remint bound)';
+    }
   });
   element.addEventListener('form-embed-session', (event) => {
     framed = true;
@@ -91,7 +95,8 @@ async function loadCatalogue() {
   const { forms } = (await answer.json()) as Catalogue;
   for (const entry of forms) {
     const value = entry.kind === 'form' ? `form:${entry.formId}` : `core:${entry.slug}`;
-    const kind = entry.kind === 'form' ? `${entry.authType} form` : 'Core form';
+    const signIn = { microsoft: 'Microsoft sign-in', google: 'Google sign-in', none: 'no sign-in' };
+    const kind = entry.kind === 'form' ? signIn[entry.authType] : 'Core form';
     formSelect.add(new Option(`${entry.name} (${kind})`, value));
   }
   embed(formSelect.value, formSelect.selectedOptions[0]?.text ?? 'Embedded form');
@@ -105,15 +110,23 @@ function signInAs(persona: string) {
   });
 }
 
+// Signing out leaves the form open, as a portal whose session ends under an open page would.
+const signOut = byId<HTMLButtonElement>('sign-out');
+const signInAgain = byId<HTMLButtonElement>('sign-in-again');
+/** Sign out for whoever the picker signed in; Sign in again only after Sign out. */
+const showSignedIn = () => {
+  signOut.hidden = personaSelect.value === 'anonymous';
+  signInAgain.hidden = true;
+};
+showSignedIn();
+
 personaSelect.addEventListener('change', async () => {
   await signInAs(personaSelect.value);
+  showSignedIn();
   showExpectation();
   await loadCatalogue();
 });
 
-// Signing out leaves the form open, as a portal whose session ends under an open page would.
-const signOut = byId<HTMLButtonElement>('sign-out');
-const signInAgain = byId<HTMLButtonElement>('sign-in-again');
 signOut.addEventListener('click', async () => {
   await signInAs('anonymous');
   signOut.hidden = true;
@@ -121,8 +134,7 @@ signOut.addEventListener('click', async () => {
 });
 signInAgain.addEventListener('click', async () => {
   await signInAs(personaSelect.value);
-  signOut.hidden = false;
-  signInAgain.hidden = true;
+  showSignedIn();
   current()?.remint();
 });
 
@@ -135,15 +147,23 @@ function useLanguage(lang: string) {
   // Repaints an element already on the page in the new language.
   current()?.requestUpdate();
 }
-langSelect.value = new URLSearchParams(location.search).get('lang') ?? 'en';
+const askedLang = new URLSearchParams(location.search).get('lang') ?? 'en';
+langSelect.value = askedLang in packs ? askedLang : 'en';
 useLanguage(langSelect.value);
 langSelect.addEventListener('change', () => useLanguage(langSelect.value));
 formSelect.addEventListener('change', () =>
   embed(formSelect.value, formSelect.selectedOptions[0]?.text ?? 'Embedded form'),
 );
-byId('form-other-go').addEventListener('click', () => {
+byId('form-other-form').addEventListener('submit', (event) => {
+  event.preventDefault();
   const typed = byId<HTMLInputElement>('form-other').value.trim();
-  if (typed) embed(typed.startsWith('core:') ? typed : `form:${typed}`, typed);
+  if (!typed) {
+    controlResult.textContent = 'Type a form id, or core: and a Core slug.';
+    return;
+  }
+  // The catalogue shows none of its entries, so picking any of them embeds it again.
+  formSelect.selectedIndex = -1;
+  embed(typed.startsWith('core:') ? typed : `form:${typed}`, typed);
 });
 byId('clear-log').addEventListener('click', () => log.replaceChildren());
 
@@ -164,8 +184,12 @@ const actions: Record<string, () => unknown> = {
     // Navigating the frame to its embedUrl again redeems the single-use handle a second time.
     const frame = current()?.shadowRoot?.querySelector('iframe');
     if (frame) frame.setAttribute('src', frame.src);
+    controlResult.textContent = frame ? 'Done: burn (the frame reloaded)' : 'No frame to reload.';
   },
-  remint: () => current()?.remint(),
+  remint: () => {
+    current()?.remint();
+    controlResult.textContent = current() ? 'Done: remint' : 'No form to remint.';
+  },
   fail: () => {
     const code = byId<HTMLSelectElement>('fail-code').value;
     // The sandbox takes the status and retryable flag from the SessionError table.
@@ -178,7 +202,13 @@ const actions: Record<string, () => unknown> = {
     });
   },
   latency: () => control('latency', { ms: Number(byId<HTMLInputElement>('latency').value) }),
-  reset: () => control('reset'),
+  reset: async () => {
+    await control('reset');
+    // The sandbox is as it started: no latency, no armed failure, no session (so the form is
+    // reminted, or its next submit would find its session gone).
+    byId<HTMLInputElement>('latency').value = '0';
+    current()?.remint();
+  },
 };
 for (const button of document.querySelectorAll<HTMLButtonElement>('[data-action]')) {
   button.addEventListener('click', () => actions[button.dataset.action ?? '']?.());
