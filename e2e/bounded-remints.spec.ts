@@ -29,7 +29,9 @@ test('bounded remints (docs/contract.md#embedded-form-message): a frame that kee
   const element = page.locator('#embed-slot form-embed');
   await expect(element).toHaveAttribute('state', 'failed', { timeout: 15_000 });
   await expect(element.locator('[part=status]')).toContainText('keeps failing');
-  await expect(page.locator('#session-info')).toHaveText('stopped: the form kept posting error');
+  await expect(page.locator('#session-info')).toHaveText(
+    'stopped: the form asked for new sessions too often (the remint bound)',
+  );
   // `failed` ends the run: its frame is gone and no timer is left, so nothing can ask again,
   // not even once the remint window (30 min) and the longest retry wait (2 min) have passed.
   await expect(element.locator('iframe')).toHaveCount(0);
