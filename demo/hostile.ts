@@ -13,8 +13,15 @@ logEvents(element, byId<HTMLOListElement>('log'));
 const hostile = byId<HTMLIFrameElement>('hostile-frame');
 hostile.src = `${location.protocol}//hostile.localhost:${location.port}/hostile-frame.html`;
 
+/** Says what was just sent, so that a log that stays empty reads as refused, not as not sent. */
+const sent = (what: string) => {
+  byId('sent').textContent =
+    `${new Date().toLocaleTimeString()}: ${what}. The element should not remint: its state and log stay as they are.`;
+};
+
 byId('forge-from-page').addEventListener('click', () => {
   window.postMessage({ type: 'service:form-session', state: 'expired' }, '*');
+  sent('posted a forged expired message from the page');
 });
 
 // A real `error` message from the embed origin: the embedUrl's single-use handle is redeemed
@@ -41,4 +48,5 @@ byId('stolen-embed').addEventListener('click', async () => {
     { once: true },
   );
   byId('stolen').replaceChildren(first, second);
+  sent('framed a reused embedUrl twice: its second page posts error, to this window');
 });
