@@ -1,4 +1,4 @@
-import { canonicalOrigin, defaultServicePaths } from '@form-embed/protocol';
+import { defaultServicePaths, originOf } from '@form-embed/protocol';
 import type { Store } from 'express-rate-limit';
 import { z } from 'zod';
 import type { Logger } from './logger.js';
@@ -132,7 +132,7 @@ const optionsSchema = z.strictObject({
       z
         .string({ error: 'must hold origins as strings' })
         .refine(
-          (origin) => isOriginOnly(origin),
+          (origin) => originOf(origin) !== undefined,
           'must hold origins, scheme://host[:port] with no path, e.g. "https://portal.example"',
         ),
       { error: 'must be an array of origins, e.g. ["https://portal.example"]' },
@@ -182,7 +182,7 @@ export function parseOptions(options: FormEmbedSessionsOptions): FormEmbedSessio
     maxUpstreamBodyBytes: parsed.maxUpstreamBodyBytes ?? defaultMaxUpstreamBodyBytes,
     maxRetryAfterSeconds: parsed.maxRetryAfterSeconds ?? defaultMaxRetryAfterSeconds,
     allowedOrigins: new Set(
-      (parsed.allowedOrigins ?? []).map((origin) => canonicalOrigin(origin) as string),
+      (parsed.allowedOrigins ?? []).map((origin) => originOf(origin) as string),
     ),
     catalogue: {
       anonymous: parsed.catalogue?.anonymous ?? false,
@@ -205,11 +205,6 @@ function describeIssue(issue: z.core.$ZodIssue | undefined): string {
 }
 
 /** An http(s) origin alone: no path, query, fragment or credentials (a default port is fine). */
-function isOriginOnly(value: string): boolean {
-  const origin = canonicalOrigin(value);
-  return origin !== undefined && new URL(value).href === `${origin}/`;
-}
-
 function protocolOf(url: string): string {
   try {
     return new URL(url).protocol;

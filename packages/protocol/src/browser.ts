@@ -5,7 +5,7 @@ export {
   EmbedSessionState,
   isEmbedMessage,
 } from './embed-message.js';
-export { canonicalOrigin, isOnEmbedOrigin } from './embed-origin.js';
+export { canonicalOrigin, isOnEmbedOrigin, originOf } from './embed-origin.js';
 export { FORM_REF_MAX_LENGTH, isDotSegment, isValidFormRef } from './form-ref.js';
 export {
   CATALOGUE_PATH,

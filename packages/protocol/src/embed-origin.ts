@@ -12,6 +12,16 @@ export function canonicalOrigin(url: string): string | undefined {
   }
 }
 
+/**
+ * `value` in canonical form if it is written as an origin and nothing more: `scheme://host[:port]`
+ * with at most a trailing slash, in any case, a default port allowed. Checked as written, since
+ * URL parsing would make `https:x.example` or `https://x.example/..` an origin too.
+ */
+export function originOf(value: string): string | undefined {
+  if (!/^https?:\/\/[^/?#@\\\s]+\/?$/i.test(value)) return undefined;
+  return canonicalOrigin(value);
+}
+
 /** True when `embedUrl` is an absolute URL on exactly `embedOrigin` ("begins with the embed origin"). */
 export function isOnEmbedOrigin(embedUrl: string, embedOrigin: string): boolean {
   return !!embedOrigin && canonicalOrigin(embedUrl) === embedOrigin;

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { EMBED_MESSAGE_TYPE } from './embed-message.js';
-import { canonicalOrigin } from './embed-origin.js';
+import { canonicalOrigin, originOf } from './embed-origin.js';
 import type { MintResponse } from './mint-exchange.js';
 
 /**
@@ -26,20 +26,13 @@ export const EmbedOriginSchema = z
  * default port is the same origin; a path, query, fragment or credentials make it no origin.
  */
 const ServiceEmbedOriginSchema = z.string().transform((value, context) => {
-  const origin = originOnly(value);
+  const origin = originOf(value);
   if (origin === undefined) {
     context.addIssue({ code: 'custom', message: 'must be an origin, scheme://host[:port]' });
     return z.NEVER;
   }
   return origin;
 });
-
-function originOnly(value: string): string | undefined {
-  // Checked as written: URL parsing would turn `https:x.example` or `https://x.example/..` into
-  // an origin too.
-  if (!/^https?:\/\/[^/?#@\\\s]+\/?$/i.test(value)) return undefined;
-  return canonicalOrigin(value);
-}
 
 export const OrganisationSchema = z.object({
   organisationId: z.string().optional(),
