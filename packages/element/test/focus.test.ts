@@ -1,5 +1,6 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import { sendMouse } from '@web/test-runner-commands';
+import type { FormEmbedElement } from '../src/index.js';
 import {
   embedOrigin,
   errorMessage,
@@ -17,6 +18,15 @@ import {
 function focusedIn(element: Element) {
   const active = element.shadowRoot?.activeElement;
   return active ? `${active.localName} ${active.getAttribute('part') ?? ''}`.trim() : 'nothing';
+}
+
+/** A real mouse click on the element's status area (its text, while loading or failed). */
+async function clickStatusArea(element: FormEmbedElement) {
+  const { x, y, width, height } = statusOf(element).getBoundingClientRect();
+  await sendMouse({
+    type: 'click',
+    position: [Math.round(x + width / 2), Math.round(y + height / 3)],
+  });
 }
 
 describe('<form-embed> focus', () => {
@@ -152,11 +162,7 @@ describe('<form-embed> focus', () => {
 
   it('a click on the status area while loading, with nothing handed to it, does not send focus into the frame', async () => {
     const { element, calls } = await mount();
-    const { x, y, width, height } = statusOf(element).getBoundingClientRect();
-    await sendMouse({
-      type: 'click',
-      position: [Math.round(x + width / 2), Math.round(y + height / 3)],
-    });
+    await clickStatusArea(element);
     calls[0]?.resolve(session());
     await settle(element);
     expect(element.state).to.equal('framed');
@@ -170,11 +176,7 @@ describe('<form-embed> focus', () => {
     parent.append(element);
     await settle(element);
     expect(document.activeElement === document.body, 'focus fell with the element').to.equal(true);
-    const { x, y, width, height } = statusOf(element).getBoundingClientRect();
-    await sendMouse({
-      type: 'click',
-      position: [Math.round(x + width / 2), Math.round(y + height / 3)],
-    });
+    await clickStatusArea(element);
     expect(focusedIn(element)).to.equal('div status');
     calls.at(-1)?.resolve(session());
     await settle(element);

@@ -32,9 +32,9 @@ export function requestLimits(config: LimitSettings): Record<LimitName, RequestH
       : () => {};
   const counted = { ...config, prefixOf, warnOfClientAddress, noteServed };
   return {
-    mint: countedLimit('mint', config.limit.mints, counted),
-    catalogue: countedLimit('catalogue', config.limit.catalogue, counted),
-    signedOutMint: countedLimit('signedOutMint', config.limit.signedOutMints, counted),
+    mint: countedLimit('mint', counted),
+    catalogue: countedLimit('catalogue', counted),
+    signedOutMint: countedLimit('signedOutMint', counted),
   };
 }
 
@@ -73,9 +73,15 @@ function sharedPrefixWatch(store: Store, prefix: string, logger: Logger): () => 
   };
 }
 
+/** The `limit` option that sets each limit's count. */
+const OPTION_OF = {
+  mint: 'mints',
+  catalogue: 'catalogue',
+  signedOutMint: 'signedOutMints',
+} as const satisfies Record<LimitName, keyof FormEmbedSessionsConfig['limit']>;
+
 function countedLimit(
   name: LimitName,
-  max: number,
   {
     limit,
     logger,
@@ -89,6 +95,8 @@ function countedLimit(
     noteServed: () => void;
   },
 ): RequestHandler {
+  const option = OPTION_OF[name];
+  const max = limit[option];
   const store =
     limit.store === undefined
       ? new BoundedMemoryStore()
@@ -120,9 +128,6 @@ function countedLimit(
         address: 'This client address',
         signed_out: 'Signed-out visitors, together,',
       }[subject];
-      const option = { mint: 'mints', catalogue: 'catalogue', signedOutMint: 'signedOutMints' }[
-        name
-      ];
       sendSessionError(
         res,
         sessionError(

@@ -30,6 +30,21 @@ after(async () => {
 });
 
 /** The exported points of `name`, each as its attributes plus its value (a sum, or a histogram's count). */
+/**
+ * Registers an SDK meter provider, as a portal does after creating the middleware (replacing any
+ * earlier one), and returns what reads its export so far.
+ */
+function registerSdk() {
+  const exporter = new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE);
+  const reader = new PeriodicExportingMetricReader({ exporter, exportIntervalMillis: 3_600_000 });
+  metrics.disable(); // the API keeps the first provider registered otherwise
+  metrics.setGlobalMeterProvider(new MeterProvider({ readers: [reader] }));
+  return async () => {
+    await reader.forceFlush();
+    return exporter.getMetrics().at(-1)?.scopeMetrics ?? [];
+  };
+}
+
 function pointsOf(all: MetricData[], name: string): Record<string, unknown>[] {
   const metric = all.find((data) => data.descriptor.name === name);
   assert.ok(metric, `no metric ${name} among ${all.map((data) => data.descriptor.name)}`);
@@ -46,21 +61,18 @@ describe('metrics through the OpenTelemetry API', () => {
       baseUrl: sandbox.baseUrl,
       limit: { mints: 2 },
     });
-    const exporter = new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE);
-    const reader = new PeriodicExportingMetricReader({ exporter, exportIntervalMillis: 3_600_000 });
-    metrics.setGlobalMeterProvider(new MeterProvider({ readers: [reader] }));
+    const exported = registerSdk();
     try {
       assert.equal((await portal.mint(microsoftForm, { session: 'adele' })).status, 200);
       sandbox.control.fail({ kind: 'error', code: 'unavailable', scope: 'session' });
       assert.equal((await portal.mint(microsoftForm, { session: 'adele' })).status, 503);
       assert.equal((await portal.mint(coreForm, { session: 'adele' })).status, 429);
-      await reader.forceFlush();
-      const exported = exporter.getMetrics().at(-1)?.scopeMetrics ?? [];
+      const scopes = await exported();
       assert.deepEqual(
-        exported.map((scope) => scope.scope.name),
+        scopes.map((scope) => scope.scope.name),
         ['@form-embed/express'],
       );
-      const all = exported.flatMap((scope) => scope.metrics);
+      const all = scopes.flatMap((scope) => scope.metrics);
 
       const mints = pointsOf(all, 'form_embed.mints');
       assert.deepEqual(
@@ -119,16 +131,12 @@ describe('metrics through the OpenTelemetry API', () => {
       baseUrl: sandbox.baseUrl,
       limit: { signedOutMints: 1 },
     });
-    const exporter = new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE);
-    const reader = new PeriodicExportingMetricReader({ exporter, exportIntervalMillis: 3_600_000 });
-    metrics.disable(); // the API keeps the first provider registered otherwise
-    metrics.setGlobalMeterProvider(new MeterProvider({ readers: [reader] }));
+    const exported = registerSdk();
     try {
       const openForm = { kind: 'form', formId: fixtureIds.forms.open } as const;
       assert.equal((await portal.mint(openForm)).status, 200);
       assert.equal((await portal.mint(openForm)).status, 429);
-      await reader.forceFlush();
-      const all = (exporter.getMetrics().at(-1)?.scopeMetrics ?? []).flatMap((s) => s.metrics);
+      const all = (await exported()).flatMap((scope) => scope.metrics);
       assert.deepEqual(pointsOf(all, 'form_embed.limit.refusals'), [
         {
           'form_embed.limit.name': 'signedOutMint',
@@ -146,10 +154,7 @@ describe('metrics through the OpenTelemetry API', () => {
       apiKey: sandbox.apiKey,
       baseUrl: sandbox.baseUrl,
     });
-    const exporter = new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE);
-    const reader = new PeriodicExportingMetricReader({ exporter, exportIntervalMillis: 3_600_000 });
-    metrics.disable(); // the API keeps the first provider registered otherwise
-    metrics.setGlobalMeterProvider(new MeterProvider({ readers: [reader] }));
+    const exported = registerSdk();
     try {
       for (const code of ['seat_limit_reached', 'order_4711_held', 'order_4712_held']) {
         sandbox.control.fail({ kind: 'error', code, status: 409, scope: 'session' });
@@ -157,8 +162,7 @@ describe('metrics through the OpenTelemetry API', () => {
         assert.equal(answer.status, 409, answer.text);
         assert.match(answer.text, new RegExp(code), 'the browser still gets the code');
       }
-      await reader.forceFlush();
-      const all = (exporter.getMetrics().at(-1)?.scopeMetrics ?? []).flatMap((s) => s.metrics);
+      const all = (await exported()).flatMap((scope) => scope.metrics);
       assert.deepEqual(pointsOf(all, 'form_embed.mints'), [
         {
           'form_embed.form.kind': 'form',
