@@ -38,22 +38,30 @@ export class FormEmbedProperties extends ReactiveElement {
     return this;
   }
 
+  // Declared only: a class field would shadow the accessor Lit puts on the prototype wherever the
+  // source is compiled with standard class fields (a bundler resolving the `source` condition).
   /** The designer form to frame (`form-id`). */
-  formId?: string;
+  declare formId?: string;
   /** The Core form to frame (`core-slug`). */
-  coreSlug?: string;
+  declare coreSlug?: string;
   /** The path where the portal mounts the middleware. Defaults to `/form-sessions`. */
-  endpoint = '/form-sessions';
+  declare endpoint: string;
   /** `eager` mints on connect; `lazy` mints when the element nears the viewport. Defaults to `eager`. */
-  loading: 'eager' | 'lazy' = 'eager';
+  declare loading: 'eager' | 'lazy';
   /** The iframe's accessible name (`frame-title`). Defaults to the `frame` message. */
-  frameTitle?: string;
+  declare frameTitle?: string;
   /** This element's messages, wholly or per key, over `FormEmbedElement.messages`. */
-  messages?: MessageOverrides;
+  declare messages?: MessageOverrides;
   /** Replaces the transport to the middleware, like Stripe's `fetchClientSecret`. */
-  fetchSession?: FetchSession;
+  declare fetchSession?: FetchSession;
   /** Merged into the default transport's request, e.g. `{headers: {'X-CSRF-Token': token}}`. */
-  requestInit?: RequestInit;
+  declare requestInit?: RequestInit;
   /** Origins besides the page's own that `endpoint` may be on. Defaults to none: others are refused. */
-  allowedEndpointOrigins?: readonly string[];
+  declare allowedEndpointOrigins?: readonly string[];
+
+  constructor() {
+    super();
+    this.endpoint = '/form-sessions';
+    this.loading = 'eager';
+  }
 }
