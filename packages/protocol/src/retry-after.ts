@@ -28,7 +28,8 @@ const ASCTIME_DATE = /^([A-Z][a-z]{2}) ([A-Z][a-z]{2}) ([ \d]\d) (\d\d:\d\d:\d\d
 /**
  * Rewrites an HTTP-date in one of the two obsolete forms RFC 9110 still accepts (RFC 850 and
  * asctime) as the IMF-fixdate `parseRetryAfter` reads; anything else comes back unchanged.
- * A two-digit year more than 50 years ahead of `now` is the century before, as RFC 9110 says.
+ * A two-digit year is the one at most 50 years ahead of `now`, else the century before, as RFC
+ * 9110 says (in 1999, `00` is 2000).
  */
 export function toImfFixdate(header: string, now = Date.now()): string {
   const value = header.trim();
@@ -38,6 +39,7 @@ export function toImfFixdate(header: string, now = Date.now()): string {
     const thisYear = new Date(now).getUTCFullYear();
     let year = thisYear - (thisYear % 100) + Number(yy);
     if (year > thisYear + 50) year -= 100;
+    else if (year <= thisYear - 50) year += 100;
     return `${day.slice(0, 3)}, ${dd} ${month} ${year} ${time} GMT`;
   }
   const asctime = ASCTIME_DATE.exec(value);
