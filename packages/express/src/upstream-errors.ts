@@ -174,10 +174,9 @@ export class UpstreamErrors {
   }
 
   /** What the service said, fit for a log line: no key, no control characters (a line break
-   * would let an upstream text forge a line of its own), and not too long. */
+   * would let an upstream text forge a line of its own), and not too long. The key is cut out
+   * again once they are dropped, so that one written with a control character inside is too. */
   #clean(text: string): string {
-    return this.#redact(text)
-      .replace(/\p{Cc}/gu, ' ')
-      .slice(0, LOGGED_TEXT_MAX);
+    return this.#redact(this.#redact(text).replace(/\p{Cc}/gu, '')).slice(0, LOGGED_TEXT_MAX);
   }
 }
