@@ -178,6 +178,46 @@ async function control(action: string, body: unknown = {}) {
     : `The sandbox refused ${action} (${answer.status})`;
 }
 
+/** The longest latency the box takes: a minute, well past the middleware's 10 s timeoutMs. */
+const MAX_LATENCY_MS = 60_000;
+const latencyInput = byId<HTMLInputElement>('latency');
+const latencyError = byId<HTMLParagraphElement>('latency-error');
+/**
+ * The box's milliseconds, or undefined with the box marked invalid and saying why: only digits,
+ * so that `1e3`, `1.5`, `-0` or an empty box is refused rather than sent as another number.
+ */
+function checkLatency(): number | undefined {
+  const text = latencyInput.value.trim();
+  const ms = /^\d{1,6}$/.test(text) ? Number(text) : Number.NaN;
+  const problem =
+    ms <= MAX_LATENCY_MS
+      ? ''
+      : `${text ? `“${text}” is not` : 'Type'} a whole number of milliseconds from 0 to ${MAX_LATENCY_MS}, in digits only. Nothing was sent.`;
+  latencyInput.setCustomValidity(problem);
+  latencyError.textContent = problem;
+  latencyError.hidden = !problem;
+  if (problem) {
+    latencyInput.setAttribute('aria-invalid', 'true');
+    latencyInput.setAttribute('aria-describedby', 'latency-error latency-hint');
+  } else {
+    latencyInput.removeAttribute('aria-invalid');
+    latencyInput.setAttribute('aria-describedby', 'latency-hint');
+  }
+  return problem ? undefined : ms;
+}
+byId('latency-form').addEventListener('submit', (event) => {
+  event.preventDefault();
+  const ms = checkLatency();
+  if (ms !== undefined) return void control('latency', { ms });
+  // The line below the controls would still tell of the last action, as if of this one.
+  controlResult.textContent = '';
+  latencyInput.focus();
+});
+// Once marked invalid, the box says as soon as what is typed is right again.
+latencyInput.addEventListener('input', () => {
+  if (latencyInput.hasAttribute('aria-invalid')) checkLatency();
+});
+
 const actions: Record<string, () => unknown> = {
   expire: () => control('expire-sessions'),
   burn: () => {
@@ -201,12 +241,12 @@ const actions: Record<string, () => unknown> = {
       ...(retryable ? { retryAfter: 3 } : {}),
     });
   },
-  latency: () => control('latency', { ms: Number(byId<HTMLInputElement>('latency').value) }),
   reset: async () => {
     await control('reset');
     // The sandbox is as it started: no latency, no armed failure, no session (so the form is
     // reminted, or its next submit would find its session gone).
-    byId<HTMLInputElement>('latency').value = '0';
+    latencyInput.value = '0';
+    checkLatency();
     current()?.remint();
   },
 };
