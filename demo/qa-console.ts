@@ -79,6 +79,7 @@ function embed(choice: string, title: string) {
   });
   element.addEventListener('form-embed-error', (event) => {
     framed = false;
+    if (config.mode === 'sandbox') void showArmed();
     info.textContent = `${event.code} (${event.status || 'no answer'})${event.willRetry ? ' · retrying' : ''}`;
   });
   logEvents(element, log);
@@ -167,15 +168,46 @@ byId('form-other-form').addEventListener('submit', (event) => {
 });
 byId('clear-log').addEventListener('click', () => log.replaceChildren());
 
-async function control(action: string, body: unknown = {}) {
-  const answer = await fetch(`/demo/control/${action}`, {
+const postControl = (action: string, body: unknown = {}) =>
+  fetch(`/demo/control/${action}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(body),
   });
+
+async function control(action: string, body: unknown = {}) {
+  const answer = await postControl(action, body);
   controlResult.textContent = answer.ok
     ? `Done: ${action}`
     : `The sandbox refused ${action} (${answer.status})`;
+}
+
+const armed = byId<HTMLParagraphElement>('armed');
+let armedAsks = 0;
+let armedPoll: ReturnType<typeof setTimeout> | undefined;
+/**
+ * Shows how many mints the failures armed with Arm will still fail, as the sandbox counts them:
+ * each failed mint uses one up, whichever page made it.
+ */
+async function showArmed() {
+  clearTimeout(armedPoll);
+  const asked = ++armedAsks;
+  const answer = await postControl('stats').catch(() => undefined);
+  const faults = answer?.ok
+    ? ((await answer.json()) as { faults?: { session?: number } }).faults
+    : undefined;
+  if (asked !== armedAsks) return; // a later look has begun: its answer is the newer one
+  const left = faults?.session;
+  if (left === undefined) {
+    armed.textContent = 'Armed failures: unknown (the sandbox did not say).';
+    return;
+  }
+  armed.textContent =
+    left === 0
+      ? 'Armed failures: none.'
+      : `Armed failures: ${left} (the next ${left === 1 ? 'mint fails' : `${left} mints fail`}).`;
+  // Mints on the other demo pages, or in another tab, use them up too: look again while any is left.
+  if (left > 0) armedPoll = setTimeout(showArmed, 1_000);
 }
 
 /** The longest latency the box takes: a minute, well past the middleware's 10 s timeoutMs. */
@@ -230,19 +262,21 @@ const actions: Record<string, () => unknown> = {
     current()?.remint();
     controlResult.textContent = current() ? 'Done: remint' : 'No form to remint.';
   },
-  fail: () => {
+  fail: async () => {
     const code = byId<HTMLSelectElement>('fail-code').value;
     // The sandbox takes the status and retryable flag from the SessionError table.
     const retryable = isKnownSessionErrorCode(code) && SessionErrorCodes[code].retryable;
-    return control('fail', {
+    await control('fail', {
       kind: 'error',
       scope: 'session',
       code,
       ...(retryable ? { retryAfter: 3 } : {}),
     });
+    await showArmed();
   },
   reset: async () => {
     await control('reset');
+    await showArmed();
     // The sandbox is as it started: no latency, no armed failure, no session (so the form is
     // reminted, or its next submit would find its session gone).
     latencyInput.value = '0';
@@ -254,4 +288,5 @@ for (const button of document.querySelectorAll<HTMLButtonElement>('[data-action]
   button.addEventListener('click', () => actions[button.dataset.action ?? '']?.());
 }
 
+if (config.mode === 'sandbox') await showArmed();
 await loadCatalogue();

@@ -33,3 +33,36 @@ test('the latency box takes whole milliseconds in digits, and says so of anythin
   await expect(page.locator('#control-result')).toHaveText('Done: latency');
   expect(sent, 'only the valid value reached the sandbox').toEqual([{ ms: 1500 }]);
 });
+
+test('the Arm control shows how many failures are armed, counting down as mints use them', async ({
+  page,
+  demo,
+}) => {
+  await page.goto(demo.url);
+  const element = page.locator('#embed-slot form-embed');
+  await expect(element).toHaveAttribute('state', 'framed');
+  const armed = page.getByRole('status').filter({ hasText: 'Armed failures' });
+  await expect(armed).toHaveText('Armed failures: none.');
+  await page.selectOption('#fail-code', 'user_not_found');
+  const arm = page.getByRole('button', { name: 'Arm', exact: true });
+  await arm.click();
+  await expect(armed).toHaveText('Armed failures: 1 (the next mint fails).');
+  await arm.click();
+  await expect(armed).toHaveText('Armed failures: 2 (the next 2 mints fail).');
+
+  const remint = page.getByRole('button', { name: 'Remint now' });
+  await remint.click();
+  await expect(element).toHaveAttribute('state', 'failed');
+  await expect(armed).toHaveText('Armed failures: 1 (the next mint fails).');
+
+  // A mint from elsewhere (another page or tab of the portal) uses one up as well.
+  const mint = await page.request.post(`${demo.url}/form-sessions/forms/form_open/session`, {
+    data: {},
+  });
+  expect(mint.status()).toBe(404);
+  await expect(armed).toHaveText('Armed failures: none.');
+
+  await remint.click();
+  await expect(element).toHaveAttribute('state', 'framed');
+  await expect(armed).toHaveText('Armed failures: none.');
+});

@@ -33,7 +33,11 @@ const actions: Record<string, Action> = {
 };
 
 function statsOf(control: SandboxControl) {
-  return { requests: control.stats(), store: control.storeStats() };
+  return {
+    requests: control.stats(),
+    store: control.storeStats(),
+    faults: control.pendingFaults(),
+  };
 }
 
 export function controlRouter(control: SandboxControl, allowedOrigins: readonly string[]): Router {

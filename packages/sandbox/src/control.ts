@@ -1,5 +1,5 @@
 import type { EmbedOriginKind } from './embed-origin-app.js';
-import type { FaultSpec } from './faults.js';
+import type { FaultScope, FaultSpec } from './faults.js';
 import { apiKeys } from './fixtures.js';
 import { type MicrosoftConnection, parseMicrosoftConnection } from './microsoft-connection.js';
 import type { LimitKind } from './rate-limits.js';
@@ -18,6 +18,8 @@ export interface SandboxControl {
   advanceClock(seconds: number): void;
   /** The next `count` requests of `scope` fail as described (see `FaultSpec`). */
   fail(fault: FaultSpec): void;
+  /** How many requests of each scope the faults armed by `fail` will still fail. */
+  pendingFaults(): Record<FaultScope, number>;
   /** Sets the organisation's Microsoft connection: `ok`, `broken` or `throttled`. */
   setMicrosoftConnection(connection: MicrosoftConnection): void;
   /** Spends every key's current window of a limit, so the next such request answers 429. */
@@ -54,6 +56,7 @@ export function createControl(
     expireSessions: () => state.sessions.expireAll(),
     advanceClock: (seconds) => state.clock.advance(seconds),
     fail: (fault) => state.faults.add(fault),
+    pendingFaults: () => state.faults.remaining(),
     setMicrosoftConnection: (connection) => {
       state.microsoftConnection = parseMicrosoftConnection(connection);
     },

@@ -78,6 +78,13 @@ export class FaultQueue {
     return pending.fault;
   }
 
+  /** How many requests of each scope the pending faults will still fail. */
+  remaining(): Record<FaultScope, number> {
+    const counts: Record<FaultScope, number> = { api: 0, session: 0, redeem: 0 };
+    for (const { scope, remaining } of this.#pending) counts[scope] += remaining;
+    return counts;
+  }
+
   clear(): void {
     this.#pending = [];
   }

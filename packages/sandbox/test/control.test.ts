@@ -65,6 +65,22 @@ describe('sandbox.control: faults, latency, stats, forms domain, Microsoft conne
     assert.equal(unknown.status, 404);
   });
 
+  test('pendingFaults (and stats over HTTP) counts the requests armed faults will still fail, down as they are used', async (t) => {
+    const sandbox = await sandboxFor(t, { controlApi: true });
+    assert.deepEqual(sandbox.control.pendingFaults(), { api: 0, session: 0, redeem: 0 });
+    sandbox.control.fail({ kind: 'error', code: 'forbidden', scope: 'session', count: 2 });
+    sandbox.control.fail({ kind: 'error', code: 'unavailable', scope: 'session' });
+    sandbox.control.fail({ kind: 'reset', scope: 'redeem' });
+    assert.deepEqual(sandbox.control.pendingFaults(), { api: 0, session: 3, redeem: 1 });
+    assert.equal((await requestSession(sandbox, microsoftForm, adele)).status, 403);
+    const stats = (await (await postControl(sandbox.baseUrl, 'stats')).json()) as {
+      faults: unknown;
+    };
+    assert.deepEqual(stats.faults, { api: 0, session: 2, redeem: 1 });
+    sandbox.control.reset();
+    assert.deepEqual(sandbox.control.pendingFaults(), { api: 0, session: 0, redeem: 0 });
+  });
+
   test('an action name that is not valid percent-encoding answers 404 as an unknown action', async (t) => {
     const sandbox = await sandboxFor(t, { controlApi: true });
     for (const method of ['POST', 'GET']) {
