@@ -6,8 +6,8 @@ import { shoot } from './shoot.js';
 const element = (page: Page) => page.locator('#embed-slot form-embed');
 
 const signIn = {
-  en: 'Sign in again to open this form.',
-  de: 'Melden Sie sich erneut an, um dieses Formular zu öffnen.',
+  en: 'Sign in to open this form.',
+  de: 'Melden Sie sich an, um dieses Formular zu öffnen.',
 };
 
 for (const lang of ['en', 'de'] as const) {

@@ -15,7 +15,7 @@ export const messages = {
     'Your session timed out and the form was reloaded. Entries not yet sent may need to be filled in again.',
   dismiss: 'Dismiss',
   frame: 'Embedded form',
-  sign_in_required: 'Sign in again to open this form.',
+  sign_in_required: 'Sign in to open this form.',
   unavailable: 'The form is unavailable right now.',
   not_found: 'This form is not available.',
   forbidden: 'Your account cannot open this form.',

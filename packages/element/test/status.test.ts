@@ -73,7 +73,7 @@ describe('<form-embed> status and accessibility', () => {
     ['invalid_user_identifier', account],
     ['microsoft_permission_denied', account],
     ['forbidden', account],
-    ['sign_in_required', 'Sign in again to open this form.'],
+    ['sign_in_required', 'Sign in to open this form.'],
   ];
   for (const [code, message] of expected) {
     it(`${code} shows "${message}" and no Try again, which could not change the outcome`, async () => {
@@ -183,7 +183,7 @@ describe('<form-embed> status and accessibility', () => {
       );
       await settle(element);
       expect(element.state).to.equal('failed');
-      expect(statusOf(element).textContent).to.equal('Sign in again to open this form.');
+      expect(statusOf(element).textContent).to.equal('Sign in to open this form.');
       expect(statusOf(element).querySelector('button') === null, 'no button').to.equal(true);
       expect(events[0]).to.include({ code: 'sign_in_required', status: 401, willRetry: false });
     });

@@ -11,7 +11,7 @@ const de: Messages = {
     'Ihre Sitzung ist abgelaufen, und das Formular wurde neu geladen. Noch nicht abgesendete Eingaben müssen Sie möglicherweise erneut eingeben.',
   dismiss: 'Schließen',
   frame: 'Eingebettetes Formular',
-  sign_in_required: 'Melden Sie sich erneut an, um dieses Formular zu öffnen.',
+  sign_in_required: 'Melden Sie sich an, um dieses Formular zu öffnen.',
   unavailable: 'Das Formular ist derzeit nicht verfügbar.',
   not_found: 'Dieses Formular ist nicht verfügbar.',
   forbidden: 'Ihr Konto hat keinen Zugriff auf dieses Formular.',

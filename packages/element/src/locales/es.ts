@@ -11,7 +11,7 @@ const es: Messages = {
     'Tu sesión ha caducado y el formulario se ha vuelto a cargar. Puede que tengas que volver a introducir los datos que aún no habías enviado.',
   dismiss: 'Cerrar',
   frame: 'Formulario incrustado',
-  sign_in_required: 'Vuelve a iniciar sesión para abrir este formulario.',
+  sign_in_required: 'Inicia sesión para abrir este formulario.',
   unavailable: 'El formulario no está disponible en este momento.',
   not_found: 'Este formulario no está disponible.',
   forbidden: 'Tu cuenta no tiene acceso a este formulario.',

@@ -11,7 +11,7 @@ const fr: Messages = {
     'Votre session a expiré et le formulaire a été rechargé. Vous devrez peut-être ressaisir les informations non encore envoyées.',
   dismiss: 'Fermer',
   frame: 'Formulaire intégré',
-  sign_in_required: 'Reconnectez-vous pour ouvrir ce formulaire.',
+  sign_in_required: 'Connectez-vous pour ouvrir ce formulaire.',
   unavailable: 'Le formulaire est indisponible pour le moment.',
   not_found: 'Ce formulaire n’est pas disponible.',
   forbidden: 'Votre compte n’a pas accès à ce formulaire.',

@@ -11,7 +11,7 @@ const it: Messages = {
     'La sessione è scaduta e il modulo è stato ricaricato. Potrebbe essere necessario reinserire i dati non ancora inviati.',
   dismiss: 'Chiudi',
   frame: 'Modulo incorporato',
-  sign_in_required: 'Accedi di nuovo per aprire questo modulo.',
+  sign_in_required: 'Accedi per aprire questo modulo.',
   unavailable: 'Il modulo non è disponibile al momento.',
   not_found: 'Questo modulo non è disponibile.',
   forbidden: 'Il tuo account non ha accesso a questo modulo.',

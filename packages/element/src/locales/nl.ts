@@ -11,7 +11,7 @@ const nl: Messages = {
     'Je sessie is verlopen en het formulier is opnieuw geladen. Gegevens die nog niet zijn verzonden, moet je mogelijk opnieuw invullen.',
   dismiss: 'Sluiten',
   frame: 'Ingesloten formulier',
-  sign_in_required: 'Meld je opnieuw aan om dit formulier te openen.',
+  sign_in_required: 'Meld je aan om dit formulier te openen.',
   unavailable: 'Het formulier is op dit moment niet beschikbaar.',
   not_found: 'Dit formulier is niet beschikbaar.',
   forbidden: 'Je account heeft geen toegang tot dit formulier.',
