@@ -1,4 +1,6 @@
-// The manifest lists the public API only: the analyzer lists private `#members` too, and they go.
+// The manifest lists the public API only, and says what the analyzer cannot read from the source.
+const ELEMENT_MODULE = 'src/form-embed-element.ts';
+
 export default {
   // package.json already names the manifest; the analyzer must not rewrite it.
   packagejson: false,
@@ -8,12 +10,65 @@ export default {
       packageLinkPhase({ customElementsManifest }) {
         for (const module of customElementsManifest.modules) {
           for (const declaration of module.declarations ?? []) {
+            // The analyzer lists private `#members` too.
             declaration.members = declaration.members?.filter(
               (member) => member.privacy !== 'private' && !member.name.startsWith('#'),
             );
+            if (declaration.tagName === 'form-embed') describeElement(declaration);
           }
+          describeExports(module);
         }
       },
     },
   ],
 };
+
+/**
+ * What the analyzer merges or leaves out of `<form-embed>`: the static `messages` and the
+ * instance one share a name, and it keeps only the static; the read-only `state` attribute is
+ * written by the element, so no property declares it.
+ */
+function describeElement(element) {
+  const isMessages = (member) => member.name === 'messages';
+  const shared = element.members?.find((member) => isMessages(member) && member.static);
+  if (shared && !element.members.some((member) => isMessages(member) && !member.static)) {
+    element.members.push({
+      kind: 'field',
+      name: 'messages',
+      privacy: 'public',
+      type: { text: 'MessageOverrides | undefined' },
+      description: "This element's messages, wholly or per key, over `FormEmbedElement.messages`.",
+      inheritedFrom: shared.inheritedFrom,
+    });
+  }
+  // Tied both ways, as the analyzer ties an attribute to its property, so that tools list it once.
+  for (const attribute of element.attributes ?? []) {
+    if (attribute.name === 'state') attribute.fieldName = 'state';
+  }
+  for (const member of element.members ?? []) {
+    if (member.name === 'state') member.attribute = 'state';
+  }
+}
+
+/**
+ * `static define(tag)` reads to the analyzer as a definition of an anonymous class under the tag
+ * `tag`; the real one is `define.ts`'s, of `form-embed`, which it does not see (a method call).
+ * A re-export names the module that declares the class, not the one re-exporting it.
+ */
+function describeExports(module) {
+  module.exports = (module.exports ?? []).filter(
+    (entry) => !(entry.kind === 'custom-element-definition' && entry.name === 'tag'),
+  );
+  for (const entry of module.exports) {
+    if (entry.name === 'FormEmbedElement' && entry.declaration.module === module.path) {
+      if (module.path !== ELEMENT_MODULE) entry.declaration.module = ELEMENT_MODULE;
+    }
+  }
+  if (module.path === 'src/define.ts') {
+    module.exports.push({
+      kind: 'custom-element-definition',
+      name: 'form-embed',
+      declaration: { name: 'FormEmbedElement', module: ELEMENT_MODULE },
+    });
+  }
+}

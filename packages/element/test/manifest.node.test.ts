@@ -8,11 +8,20 @@ interface Named {
   name: string;
   default?: string;
   description?: string;
+  static?: boolean;
+  attribute?: string;
+  fieldName?: string;
 }
 
-type Cli = (options: { argv: string[]; cwd: string; noWrite: boolean }) => Promise<{
-  modules: { declarations?: ({ tagName?: string } & Record<string, Named[]>)[] }[];
-}>;
+interface Manifest {
+  modules: {
+    path: string;
+    declarations?: ({ tagName?: string } & Record<string, Named[]>)[];
+    exports?: { kind: string; name: string; declaration: { name: string; module?: string } }[];
+  }[];
+}
+
+type Cli = (options: { argv: string[]; cwd: string; noWrite: boolean }) => Promise<Manifest>;
 
 /** The same analysis as `npm run build` (with its config file), returned instead of written. */
 async function analyzeOnce() {
@@ -27,14 +36,14 @@ async function analyzeOnce() {
     .flatMap((m) => m.declarations ?? [])
     .find((d) => d.tagName === 'form-embed');
   assert.ok(element, 'the manifest declares <form-embed>');
-  return element;
+  return { element, manifest };
 }
 
 let analysis: ReturnType<typeof analyzeOnce> | undefined;
 /** The analysis takes seconds (it parses every source): the tests share one. */
-const analyze = () => {
+const analyze = async () => {
   analysis ??= analyzeOnce();
-  return analysis;
+  return (await analysis).element;
 };
 
 const names = (list: Named[] = []) => list.map((item) => item.name).sort();
@@ -73,5 +82,30 @@ describe('custom-elements.json', () => {
     ]);
     assert.ok(names(element.members).includes('remint'));
     assert.ok(!names(element.members).some((name) => name.startsWith('#')));
+  });
+
+  // Tools that generate framework types from the manifest (Vue's, Svelte's, JSX's) read these.
+  test('has both messages, ties the state attribute to its property, and defines form-embed once', async () => {
+    const element = await analyze();
+    const { manifest } = await (analysis as ReturnType<typeof analyzeOnce>);
+    const messages = (element.members ?? []).filter((member) => member.name === 'messages');
+    assert.deepEqual(messages.map((member) => Boolean(member.static)).sort(), [false, true]);
+    const state = (element.attributes ?? []).find((attribute) => attribute.name === 'state');
+    assert.equal(state?.fieldName, 'state');
+    const member = (element.members ?? []).find((candidate) => candidate.name === 'state');
+    assert.equal(member?.attribute, 'state');
+    const definitions = manifest.modules.flatMap((module) =>
+      (module.exports ?? [])
+        .filter((entry) => entry.kind === 'custom-element-definition')
+        .map((entry) => [
+          module.path,
+          entry.name,
+          entry.declaration.name,
+          entry.declaration.module,
+        ]),
+    );
+    assert.deepEqual(definitions, [
+      ['src/define.ts', 'form-embed', 'FormEmbedElement', 'src/form-embed-element.ts'],
+    ]);
   });
 });

@@ -34,7 +34,7 @@ function foreignOriginWarnings(logger: Logger): (origin: string, own: string) =>
     if (told.has(pair) || told.size >= LOGGED_FOREIGN_ORIGINS) return;
     told.add(pair);
     logger.warn(
-      `refused a request from ${origin.slice(0, 200)}: this router's own origin is ${own}. If that page is the portal's, behind a proxy set Express's trust proxy (app.set('trust proxy', 1)), or list the origin in allowedOrigins`,
+      `refused a request from ${origin.slice(0, 200)}: this router's own origin is ${own}. If that page is the portal's: behind a proxy set Express's trust proxy (app.set('trust proxy', 1)); behind a development server's proxy keep the Host header (Vite: changeOrigin: false); or list the origin in allowedOrigins`,
     );
   };
 }
