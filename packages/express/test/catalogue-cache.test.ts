@@ -55,76 +55,58 @@ function reads() {
 
 describe("the catalogue's upstream reads (docs/contract.md#limits)", () => {
   test('200 concurrent catalogue requests from 20 users cost at most one read of each organisation-wide list and one tenant lookup per user', async () => {
-    const portal = await mountMiddleware(watch, {
+    await using portal = await mountMiddleware(watch, {
       apiKey: sandbox.apiKey,
       baseUrl: sandbox.baseUrl,
       resolveUser: userOf,
     });
-    try {
-      const answers = await Promise.all(
-        Array.from({ length: 200 }, (_, i) =>
-          portal.request('/forms', { headers: { 'x-user': String(i % 20) } }),
-        ),
-      );
-      assert.deepEqual(
-        answers.filter((answer) => answer.status !== 200).map((answer) => answer.text),
-        [],
-      );
-      const counted = reads();
-      console.log(`upstream reads for 200 catalogue requests: ${JSON.stringify(counted)}`);
-      assert.ok(counted.forms <= 1, `${counted.forms} reads of the forms list`);
-      assert.ok(counted.coreForms <= 1, `${counted.coreForms} reads of the Core forms list`);
-      assert.ok(counted.tenantLookups <= 20, `${counted.tenantLookups} tenant lookups`);
-    } finally {
-      await portal.close();
-    }
+    const answers = await Promise.all(
+      Array.from({ length: 200 }, (_, i) =>
+        portal.request('/forms', { headers: { 'x-user': String(i % 20) } }),
+      ),
+    );
+    assert.deepEqual(
+      answers.filter((answer) => answer.status !== 200).map((answer) => answer.text),
+      [],
+    );
+    const counted = reads();
+    console.log(`upstream reads for 200 catalogue requests: ${JSON.stringify(counted)}`);
+    assert.ok(counted.forms <= 1, `${counted.forms} reads of the forms list`);
+    assert.ok(counted.coreForms <= 1, `${counted.coreForms} reads of the Core forms list`);
+    assert.ok(counted.tenantLookups <= 20, `${counted.tenantLookups} tenant lookups`);
   });
 
   test('the reads are kept for catalogue.cacheTtlMs (30 s by default), then read again; 0 reads every time', async () => {
     const clock = FakeTimers.install({ toFake: ['performance'] });
     clock.tick(1_000); // lru-cache reads a start time of 0 as "no start time"
     try {
-      const portal = await mountMiddleware(watch, {
+      await using portal = await mountMiddleware(watch, {
         apiKey: sandbox.apiKey,
         baseUrl: sandbox.baseUrl,
         resolveUser: userOf,
       });
-      try {
-        const catalogue = async () =>
-          assert.equal(
-            (await portal.request('/forms', { headers: { 'x-user': '0' } })).status,
-            200,
-          );
-        await catalogue();
-        clock.tick(29_000);
-        await catalogue();
-        assert.deepEqual(reads(), { forms: 1, coreForms: 1, tenantLookups: 1 });
-        clock.tick(2_000);
-        await catalogue();
-        assert.deepEqual(reads(), { forms: 2, coreForms: 2, tenantLookups: 2 });
-      } finally {
-        await portal.close();
-      }
+      const catalogue = async () =>
+        assert.equal((await portal.request('/forms', { headers: { 'x-user': '0' } })).status, 200);
+      await catalogue();
+      clock.tick(29_000);
+      await catalogue();
+      assert.deepEqual(reads(), { forms: 1, coreForms: 1, tenantLookups: 1 });
+      clock.tick(2_000);
+      await catalogue();
+      assert.deepEqual(reads(), { forms: 2, coreForms: 2, tenantLookups: 2 });
     } finally {
       clock.uninstall();
     }
     sandbox.control.reset();
-    const uncached = await mountMiddleware(watch, {
+    await using uncached = await mountMiddleware(watch, {
       apiKey: sandbox.apiKey,
       baseUrl: sandbox.baseUrl,
       resolveUser: userOf,
       catalogue: { cacheTtlMs: 0 },
     });
-    try {
-      for (let i = 0; i < 3; i += 1) {
-        assert.equal(
-          (await uncached.request('/forms', { headers: { 'x-user': '0' } })).status,
-          200,
-        );
-      }
-      assert.deepEqual(reads(), { forms: 3, coreForms: 3, tenantLookups: 3 });
-    } finally {
-      await uncached.close();
+    for (let i = 0; i < 3; i += 1) {
+      assert.equal((await uncached.request('/forms', { headers: { 'x-user': '0' } })).status, 200);
     }
+    assert.deepEqual(reads(), { forms: 3, coreForms: 3, tenantLookups: 3 });
   });
 });

@@ -58,18 +58,14 @@ test("a client override withdraws a Core form for that client's users (found by 
 });
 
 test("a client override withdraws a Core form for that client's users (found by microsoftTenantId)", async () => {
-  const byTenant = await mountMiddleware(watch, {
+  await using byTenant = await mountMiddleware(watch, {
     apiKey: sandbox.apiKey,
     baseUrl: sandbox.baseUrl,
     resolveUser: () => ({ microsoftTenantId: tenants.fabrikam, userIdentifier: users.megan }),
   });
-  try {
-    const listed = names(await byTenant.request('/forms'));
-    assert.ok(listed.includes(`core:${coreForms.newStarter}`));
-    assert.ok(!listed.includes(`core:${coreForms.mailboxAccess}`));
-  } finally {
-    await byTenant.close();
-  }
+  const listed = names(await byTenant.request('/forms'));
+  assert.ok(listed.includes(`core:${coreForms.newStarter}`));
+  assert.ok(!listed.includes(`core:${coreForms.mailboxAccess}`));
 });
 
 test('a user with no client of the organisation that has a Microsoft tenant is offered no Core form: its mint could not succeed', async () => {
@@ -81,26 +77,22 @@ test('a user with no client of the organisation that has a Microsoft tenant is o
     // A client with no Microsoft tenant: a Core session would be client_not_connected.
     { clientId: clients.northwind, userIdentifier: users.adele },
   ]) {
-    const stranger = await mountMiddleware(watch, {
+    await using stranger = await mountMiddleware(watch, {
       apiKey: sandbox.apiKey,
       baseUrl: sandbox.baseUrl,
       resolveUser: () => user,
     });
-    try {
-      assert.deepEqual(names(await stranger.request('/forms')), [
-        `form:${forms.microsoft}`,
-        `form:${forms.google}`,
-        `form:${forms.open}`,
-      ]);
-    } finally {
-      await stranger.close();
-    }
+    assert.deepEqual(names(await stranger.request('/forms')), [
+      `form:${forms.microsoft}`,
+      `form:${forms.google}`,
+      `form:${forms.open}`,
+    ]);
   }
 });
 
 test('the catalogue branches on embeddable, never on authType', async () => {
   // The real sandbox's answer with form_open marked not embeddable: it must disappear.
-  const flipped = await mountMiddleware(watch, {
+  await using flipped = await mountMiddleware(watch, {
     apiKey: sandbox.apiKey,
     baseUrl: sandbox.baseUrl,
     fetch: async (input, init) => {
@@ -112,17 +104,13 @@ test('the catalogue branches on embeddable, never on authType', async () => {
       });
     },
   });
-  try {
-    const listed = names(await flipped.request('/forms', { session: 'adele' }));
-    assert.ok(!listed.includes(`form:${forms.open}`));
-    assert.ok(listed.includes(`form:${forms.password}`), 'embeddable is what counts');
-  } finally {
-    await flipped.close();
-  }
+  const listed = names(await flipped.request('/forms', { session: 'adele' }));
+  assert.ok(!listed.includes(`form:${forms.open}`));
+  assert.ok(listed.includes(`form:${forms.password}`), 'embeddable is what counts');
 });
 
 test('authorize filters the catalogue', async () => {
-  const vetoed = await mountMiddleware(watch, {
+  await using vetoed = await mountMiddleware(watch, {
     apiKey: sandbox.apiKey,
     baseUrl: sandbox.baseUrl,
     authorize: async (_req, target) =>
@@ -130,19 +118,15 @@ test('authorize filters the catalogue', async () => {
         ? target.formId !== forms.google
         : target.slug !== coreForms.newStarter,
   });
-  try {
-    assert.deepEqual(names(await vetoed.request('/forms', { session: 'adele' })), [
-      `form:${forms.microsoft}`,
-      `form:${forms.open}`,
-      `core:${coreForms.mailboxAccess}`,
-    ]);
-  } finally {
-    await vetoed.close();
-  }
+  assert.deepEqual(names(await vetoed.request('/forms', { session: 'adele' })), [
+    `form:${forms.microsoft}`,
+    `form:${forms.open}`,
+    `core:${coreForms.mailboxAccess}`,
+  ]);
 });
 
 test('authorize vetoes a mint with forbidden, and an authorize that throws is internal_error, logged', async () => {
-  const vetoed = await mountMiddleware(watch, {
+  await using vetoed = await mountMiddleware(watch, {
     apiKey: sandbox.apiKey,
     baseUrl: sandbox.baseUrl,
     authorize: (_req, target) => {
@@ -150,25 +134,21 @@ test('authorize vetoes a mint with forbidden, and an authorize that throws is in
       return target.formId !== forms.google;
     },
   });
-  try {
-    const before = portal.upstream.length + vetoed.upstream.length;
-    const refused = await vetoed.mint({ kind: 'form', formId: forms.google }, { session: 'alex' });
-    assert.equal(refused.status, 403);
-    assert.equal(SessionErrorBodySchema.parse(refused.body).error.code, 'forbidden');
-    const logsBefore = watch.logLines.length;
-    const broken = await vetoed.mint(
-      { kind: 'coreForm', slug: coreForms.newStarter },
-      { session: 'adele' },
-    );
-    assert.equal(broken.status, 500);
-    assert.equal(SessionErrorBodySchema.parse(broken.body).error.code, 'internal_error');
-    assert.ok(watch.logLines.slice(logsBefore).some((line) => line.message === 'authorize threw'));
-    assert.equal(portal.upstream.length + vetoed.upstream.length, before, 'no upstream request');
-    const catalogue = await vetoed.request('/forms', { session: 'adele' });
-    assert.equal(catalogue.status, 500);
-  } finally {
-    await vetoed.close();
-  }
+  const before = portal.upstream.length + vetoed.upstream.length;
+  const refused = await vetoed.mint({ kind: 'form', formId: forms.google }, { session: 'alex' });
+  assert.equal(refused.status, 403);
+  assert.equal(SessionErrorBodySchema.parse(refused.body).error.code, 'forbidden');
+  const logsBefore = watch.logLines.length;
+  const broken = await vetoed.mint(
+    { kind: 'coreForm', slug: coreForms.newStarter },
+    { session: 'adele' },
+  );
+  assert.equal(broken.status, 500);
+  assert.equal(SessionErrorBodySchema.parse(broken.body).error.code, 'internal_error');
+  assert.ok(watch.logLines.slice(logsBefore).some((line) => line.message === 'authorize threw'));
+  assert.equal(portal.upstream.length + vetoed.upstream.length, before, 'no upstream request');
+  const catalogue = await vetoed.request('/forms', { session: 'adele' });
+  assert.equal(catalogue.status, 500);
 });
 
 test('a resolveUser that throws or returns something that is not a user is internal_error, logged, with no upstream request', async () => {
@@ -180,25 +160,21 @@ test('a resolveUser that throws or returns something that is not a user is inter
     // The portal's own shape, none of the user's fields: a mistake, not a signed-out visitor.
     () => ({ tenantId: 't', upn: 'adele@contoso.example' }) as never,
   ]) {
-    const broken = await mountMiddleware(watch, {
+    await using broken = await mountMiddleware(watch, {
       apiKey: sandbox.apiKey,
       baseUrl: sandbox.baseUrl,
       resolveUser,
     });
-    try {
-      const logsBefore = watch.logLines.length;
-      const answer = await broken.mint({ kind: 'form', formId: forms.open });
-      assert.equal(answer.status, 500);
-      assert.equal(SessionErrorBodySchema.parse(answer.body).error.code, 'internal_error');
-      assert.ok(watch.logLines.length > logsBefore);
-      assert.deepEqual(
-        broken.upstream.filter((call) => !call.url.endsWith('/api/v1/me')),
-        [],
-        'nothing but the GET /me of its creation',
-      );
-    } finally {
-      await broken.close();
-    }
+    const logsBefore = watch.logLines.length;
+    const answer = await broken.mint({ kind: 'form', formId: forms.open });
+    assert.equal(answer.status, 500);
+    assert.equal(SessionErrorBodySchema.parse(answer.body).error.code, 'internal_error');
+    assert.ok(watch.logLines.length > logsBefore);
+    assert.deepEqual(
+      broken.upstream.filter((call) => !call.url.endsWith('/api/v1/me')),
+      [],
+      'nothing but the GET /me of its creation',
+    );
   }
 });
 
@@ -216,7 +192,7 @@ test('a resolveUser or authorize that never settles is internal_error once timeo
       reached();
       return new Promise<never>(() => {});
     };
-    const stuck = await mountMiddleware(watch, {
+    await using stuck = await mountMiddleware(watch, {
       apiKey: sandbox.apiKey,
       baseUrl: sandbox.baseUrl,
       timeoutMs: TIMEOUT_MS,
@@ -254,28 +230,26 @@ test('a resolveUser or authorize that never settles is internal_error once timeo
       );
     } finally {
       clock.uninstall();
-      await stuck.close();
     }
   }
 });
 
 test('a catalogue the service cannot give is a SessionError, and is not kept: not JSON is internal_error, a reset is unavailable', async () => {
-  const fresh = await mountMiddleware(watch, { apiKey: sandbox.apiKey, baseUrl: sandbox.baseUrl });
+  await using fresh = await mountMiddleware(watch, {
+    apiKey: sandbox.apiKey,
+    baseUrl: sandbox.baseUrl,
+  });
   // Every read of one GET /forms fails (the designer forms list among them), whichever goes first.
   const everyRead = 10;
-  try {
-    sandbox.control.fail({ kind: 'notJson', scope: 'api', count: everyRead });
-    const notJson = await fresh.request('/forms', { session: 'adele' });
-    assert.equal(notJson.status, 500);
-    assert.equal(SessionErrorBodySchema.parse(notJson.body).error.code, 'internal_error');
-    sandbox.control.reset();
-    sandbox.control.fail({ kind: 'reset', scope: 'api', count: everyRead });
-    const reset = await fresh.request('/forms', { session: 'adele' });
-    assert.equal(reset.status, 503);
-    assert.equal(SessionErrorBodySchema.parse(reset.body).error.code, 'unavailable');
-  } finally {
-    await fresh.close();
-  }
+  sandbox.control.fail({ kind: 'notJson', scope: 'api', count: everyRead });
+  const notJson = await fresh.request('/forms', { session: 'adele' });
+  assert.equal(notJson.status, 500);
+  assert.equal(SessionErrorBodySchema.parse(notJson.body).error.code, 'internal_error');
+  sandbox.control.reset();
+  sandbox.control.fail({ kind: 'reset', scope: 'api', count: everyRead });
+  const reset = await fresh.request('/forms', { session: 'adele' });
+  assert.equal(reset.status, 503);
+  assert.equal(SessionErrorBodySchema.parse(reset.body).error.code, 'unavailable');
 });
 
 test('when the Core forms cannot be read (a path or shape the contract does not show), the catalogue still lists the designer forms, and says so once in the log', async () => {
@@ -283,28 +257,24 @@ test('when the Core forms cannot be read (a path or shape the contract does not 
     String(input).endsWith('/api/v1/core/forms')
       ? Promise.resolve(new Response('{"error":"Not found"}', { status: 404 }))
       : fetch(input, init);
-  const partial = await mountMiddleware(watch, {
+  await using partial = await mountMiddleware(watch, {
     apiKey: sandbox.apiKey,
     baseUrl: sandbox.baseUrl,
     fetch: coreFormsMissing,
     catalogue: { cacheTtlMs: 0 },
   });
-  try {
-    const logsBefore = watch.logLines.length;
-    for (let i = 0; i < 2; i++) {
-      assert.deepEqual(names(await partial.request('/forms', { session: 'adele' })), [
-        `form:${forms.microsoft}`,
-        `form:${forms.google}`,
-        `form:${forms.open}`,
-      ]);
-    }
-    const told = watch.logLines
-      .slice(logsBefore)
-      .filter((line) => /catalogue lists the designer forms only/.test(line.message));
-    assert.equal(told.length, 1);
-  } finally {
-    await partial.close();
+  const logsBefore = watch.logLines.length;
+  for (let i = 0; i < 2; i++) {
+    assert.deepEqual(names(await partial.request('/forms', { session: 'adele' })), [
+      `form:${forms.microsoft}`,
+      `form:${forms.google}`,
+      `form:${forms.open}`,
+    ]);
   }
+  const told = watch.logLines
+    .slice(logsBefore)
+    .filter((line) => /catalogue lists the designer forms only/.test(line.message));
+  assert.equal(told.length, 1);
 });
 
 test("the same for the user's client; but a Core forms read that says wait (503) fails the whole menu, as a designer forms read would", async () => {
@@ -314,39 +284,34 @@ test("the same for the user's client; but a Core forms read that says wait (503)
       path.test(String(input))
         ? Promise.resolve(Response.json({ error: 'Nope' }, { status }))
         : fetch(input, init);
-  const clientBroken = await mountMiddleware(watch, {
+  await using clientBroken = await mountMiddleware(watch, {
     apiKey: sandbox.apiKey,
     baseUrl: sandbox.baseUrl,
     fetch: answering(/\/api\/v1\/clients/, 500),
   });
-  const coreBusy = await mountMiddleware(watch, {
+  await using coreBusy = await mountMiddleware(watch, {
     apiKey: sandbox.apiKey,
     baseUrl: sandbox.baseUrl,
     fetch: answering(/\/api\/v1\/core\/forms$/, 503),
   });
-  try {
-    const logsBefore = watch.logLines.length;
-    assert.deepEqual(names(await clientBroken.request('/forms', { session: 'adele' })), [
-      `form:${forms.microsoft}`,
-      `form:${forms.google}`,
-      `form:${forms.open}`,
-    ]);
-    assert.ok(
-      watch.logLines
-        .slice(logsBefore)
-        .some((line) => /the user's client could not be read/.test(line.message)),
-    );
-    const busy = await coreBusy.request('/forms', { session: 'adele' });
-    assert.equal(busy.status, 503, busy.text);
-    assert.equal(SessionErrorBodySchema.parse(busy.body).error.code, 'unavailable');
-  } finally {
-    await clientBroken.close();
-    await coreBusy.close();
-  }
+  const logsBefore = watch.logLines.length;
+  assert.deepEqual(names(await clientBroken.request('/forms', { session: 'adele' })), [
+    `form:${forms.microsoft}`,
+    `form:${forms.google}`,
+    `form:${forms.open}`,
+  ]);
+  assert.ok(
+    watch.logLines
+      .slice(logsBefore)
+      .some((line) => /the user's client could not be read/.test(line.message)),
+  );
+  const busy = await coreBusy.request('/forms', { session: 'adele' });
+  assert.equal(busy.status, 503, busy.text);
+  assert.equal(SessionErrorBodySchema.parse(busy.body).error.code, 'unavailable');
 });
 
 test('a clients list that never stops saying hasMore is read for a bounded number of pages, then the user gets no Core form and a warning', async () => {
-  const endless = await mountMiddleware(watch, {
+  await using endless = await mountMiddleware(watch, {
     apiKey: sandbox.apiKey,
     baseUrl: sandbox.baseUrl,
     resolveUser: () => ({ microsoftTenantId: tenants.otherOrg, userIdentifier: users.otherOrg }),
@@ -360,30 +325,26 @@ test('a clients list that never stops saying hasMore is read for a bounded numbe
       return Response.json({ ...page, total: 1_000_000_000, hasMore: true });
     },
   });
-  try {
-    const clientReads = () => sandbox.control.stats()['GET /api/v1/clients'] ?? 0;
-    const logsBefore = watch.logLines.length;
-    const readsBefore = clientReads();
-    const answer = await endless.request('/forms');
-    assert.deepEqual(names(answer), [
-      `form:${forms.microsoft}`,
-      `form:${forms.google}`,
-      `form:${forms.open}`,
-    ]);
-    const reads = clientReads() - readsBefore;
-    assert.ok(reads >= 1 && reads <= 50, `${reads} pages read`);
-    assert.ok(
-      watch.logLines.slice(logsBefore).some((line) => line.level === 'warn'),
-      'the cap is logged',
-    );
-  } finally {
-    await endless.close();
-  }
+  const clientReads = () => sandbox.control.stats()['GET /api/v1/clients'] ?? 0;
+  const logsBefore = watch.logLines.length;
+  const readsBefore = clientReads();
+  const answer = await endless.request('/forms');
+  assert.deepEqual(names(answer), [
+    `form:${forms.microsoft}`,
+    `form:${forms.google}`,
+    `form:${forms.open}`,
+  ]);
+  const reads = clientReads() - readsBefore;
+  assert.ok(reads >= 1 && reads <= 50, `${reads} pages read`);
+  assert.ok(
+    watch.logLines.slice(logsBefore).some((line) => line.level === 'warn'),
+    'the cap is logged',
+  );
 });
 
 test('a clients list that says hasMore past its total, or on an empty page, stops there', async () => {
   for (const lie of [{ total: 1 }, { clients: [] }]) {
-    const liar = await mountMiddleware(watch, {
+    await using liar = await mountMiddleware(watch, {
       apiKey: sandbox.apiKey,
       baseUrl: sandbox.baseUrl,
       resolveUser: () => ({ microsoftTenantId: tenants.otherOrg, userIdentifier: users.otherOrg }),
@@ -396,12 +357,8 @@ test('a clients list that says hasMore past its total, or on an empty page, stop
         return Response.json({ ...page, hasMore: true, ...lie });
       },
     });
-    try {
-      const reads = () => liar.upstream.filter((call) => call.url.includes('/api/v1/clients'));
-      assert.equal(names(await liar.request('/forms')).length, 3, JSON.stringify(lie));
-      assert.equal(reads().length, 1, JSON.stringify(lie));
-    } finally {
-      await liar.close();
-    }
+    const reads = () => liar.upstream.filter((call) => call.url.includes('/api/v1/clients'));
+    assert.equal(names(await liar.request('/forms')).length, 3, JSON.stringify(lie));
+    assert.equal(reads().length, 1, JSON.stringify(lie));
   }
 });

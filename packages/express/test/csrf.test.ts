@@ -142,37 +142,32 @@ describe('Origin and Sec-Fetch-Site, each combination', () => {
       'x-forwarded-proto': 'https',
       'x-forwarded-host': 'portal.example',
     };
-    const trusting = await mountMiddleware(
+    await using trusting = await mountMiddleware(
       watch,
       { apiKey: sandbox.apiKey, baseUrl: sandbox.baseUrl },
       (app) => app.set('trust proxy', 'loopback'),
     );
-    const untrusting = await mountMiddleware(watch, {
+    await using untrusting = await mountMiddleware(watch, {
       apiKey: sandbox.apiKey,
       baseUrl: sandbox.baseUrl,
     });
-    try {
-      const behindProxy = await trusting.mint(openForm, { session: 'adele', headers });
-      assert.equal(behindProxy.status, 200, behindProxy.text);
-      const logsBefore = watch.logLines.length;
-      for (let i = 0; i < 2; i++) {
-        const refused = await untrusting.mint(openForm, { session: 'adele', headers });
-        assertRefused(refused, 'forbidden', 403);
-        assert.match(
-          refused.text,
-          /Origin https:\/\/portal\.example is neither this origin \(http:\/\/127\.0\.0\.1:\d+\)/,
-        );
-      }
-      // Said once in the log, with what to change: behind a proxy, the own pages look foreign.
-      const told = watch.logLines
-        .slice(logsBefore)
-        .filter((line) => line.message.startsWith('refused a request from https://portal.example'));
-      assert.equal(told.length, 1);
-      assert.match(told[0]?.message ?? '', /trust proxy/);
-    } finally {
-      await trusting.close();
-      await untrusting.close();
+    const behindProxy = await trusting.mint(openForm, { session: 'adele', headers });
+    assert.equal(behindProxy.status, 200, behindProxy.text);
+    const logsBefore = watch.logLines.length;
+    for (let i = 0; i < 2; i++) {
+      const refused = await untrusting.mint(openForm, { session: 'adele', headers });
+      assertRefused(refused, 'forbidden', 403);
+      assert.match(
+        refused.text,
+        /Origin https:\/\/portal\.example is neither this origin \(http:\/\/127\.0\.0\.1:\d+\)/,
+      );
     }
+    // Said once in the log, with what to change: behind a proxy, the own pages look foreign.
+    const told = watch.logLines
+      .slice(logsBefore)
+      .filter((line) => line.message.startsWith('refused a request from https://portal.example'));
+    assert.equal(told.length, 1);
+    assert.match(told[0]?.message ?? '', /trust proxy/);
   });
 });
 
@@ -227,19 +222,15 @@ describe('CORS, for allowedOrigins only', () => {
   });
 
   test('without allowedOrigins, no origin is ever granted CORS', async () => {
-    const closed = await mountMiddleware(watch, {
+    await using closed = await mountMiddleware(watch, {
       apiKey: sandbox.apiKey,
       baseUrl: sandbox.baseUrl,
     });
-    try {
-      const own = new URL(closed.server.endpoint).origin;
-      const answer = await closed.request(mintPathOfOpenForm, {
-        method: 'OPTIONS',
-        headers: { origin: own, 'access-control-request-method': 'POST' },
-      });
-      assert.equal(answer.headers.get('access-control-allow-origin'), null);
-    } finally {
-      await closed.close();
-    }
+    const own = new URL(closed.server.endpoint).origin;
+    const answer = await closed.request(mintPathOfOpenForm, {
+      method: 'OPTIONS',
+      headers: { origin: own, 'access-control-request-method': 'POST' },
+    });
+    assert.equal(answer.headers.get('access-control-allow-origin'), null);
   });
 });

@@ -24,52 +24,40 @@ after(async () => {
 
 describe('the embed origins, fetched when the middleware is created (docs/contract.md#organisation-and-embed-origins)', () => {
   test('GET /me is sent when the middleware is created, before any request reaches it', async () => {
-    const portal = await mountMiddleware(watch, {
+    await using _portal = await mountMiddleware(watch, {
       apiKey: sandbox.apiKey,
       baseUrl: sandbox.baseUrl,
     });
-    try {
-      assert.equal(meCount(), 1);
-    } finally {
-      await portal.close();
-    }
+    assert.equal(meCount(), 1);
   });
 
   test("a first mint does not wait on the organisation's read limit: once the catalogue has spent it, the mint still succeeds", async () => {
-    const portal = await mountMiddleware(watch, {
+    await using portal = await mountMiddleware(watch, {
       apiKey: sandbox.apiKey,
       baseUrl: sandbox.baseUrl,
     });
-    try {
-      await sandbox.control.exhaustRateLimit('reads');
-      const answer = await portal.mint(microsoftForm, { session: 'adele' });
-      assert.equal(answer.status, 200, answer.text);
-    } finally {
-      await portal.close();
-    }
+    await sandbox.control.exhaustRateLimit('reads');
+    const answer = await portal.mint(microsoftForm, { session: 'adele' });
+    assert.equal(answer.status, 200, answer.text);
   });
 
   test('a failure of that GET /me is logged, and creating the middleware does not throw', async () => {
     sandbox.control.fail({ kind: 'reset', scope: 'api' });
     const logsBefore = watch.logLines.length;
-    const portal = await mountMiddleware(watch, {
+    await using _portal = await mountMiddleware(watch, {
       apiKey: sandbox.apiKey,
       baseUrl: sandbox.baseUrl,
     });
-    try {
-      const logged = watch.logLines.slice(logsBefore).map((line) => line.message);
-      assert.ok(
-        logged.some((message) => message.includes('GET /api/v1/me')),
-        JSON.stringify(logged),
-      );
-    } finally {
-      await portal.close();
-    }
+    const logged = watch.logLines.slice(logsBefore).map((line) => line.message);
+    assert.ok(
+      logged.some((message) => message.includes('GET /api/v1/me')),
+      JSON.stringify(logged),
+    );
   });
 
   test('a failed refresh keeps the last good origins: the other kind of form still mints without asking again', async () => {
     let meFails = false;
-    const portal = await mountMiddleware(watch, {
+    await using portal = await mountMiddleware(watch, {
       apiKey: sandbox.apiKey,
       baseUrl: sandbox.baseUrl,
       fetch: async (input, init) =>
@@ -77,23 +65,19 @@ describe('the embed origins, fetched when the middleware is created (docs/contra
           ? new Response('busy', { status: 503 })
           : fetch(input, init),
     });
-    try {
-      assert.equal((await portal.mint(newStarter, { session: 'adele' })).status, 200);
-      await sandbox.control.changeFormsDomain('forms');
-      meFails = true;
-      const moved = await portal.mint(microsoftForm, { session: 'adele' });
-      assert.equal(moved.status, 500, 'the new forms origin could not be confirmed');
-      assert.equal(SessionErrorBodySchema.parse(moved.body).error.code, 'internal_error');
-      const upstreamBefore = portal.upstream.length;
-      const core = await portal.mint(newStarter, { session: 'adele' });
-      assert.equal(core.status, 200, core.text);
-      assert.equal(MintResponseSchema.parse(core.body).embedOrigin, sandbox.coreFormsOrigin);
-      assert.deepEqual(
-        portal.upstream.slice(upstreamBefore).map((call) => new URL(call.url).pathname),
-        [`/api/v1/core/forms/${fixtureIds.coreForms.newStarter}/session`],
-      );
-    } finally {
-      await portal.close();
-    }
+    assert.equal((await portal.mint(newStarter, { session: 'adele' })).status, 200);
+    await sandbox.control.changeFormsDomain('forms');
+    meFails = true;
+    const moved = await portal.mint(microsoftForm, { session: 'adele' });
+    assert.equal(moved.status, 500, 'the new forms origin could not be confirmed');
+    assert.equal(SessionErrorBodySchema.parse(moved.body).error.code, 'internal_error');
+    const upstreamBefore = portal.upstream.length;
+    const core = await portal.mint(newStarter, { session: 'adele' });
+    assert.equal(core.status, 200, core.text);
+    assert.equal(MintResponseSchema.parse(core.body).embedOrigin, sandbox.coreFormsOrigin);
+    assert.deepEqual(
+      portal.upstream.slice(upstreamBefore).map((call) => new URL(call.url).pathname),
+      [`/api/v1/core/forms/${fixtureIds.coreForms.newStarter}/session`],
+    );
   });
 });

@@ -54,7 +54,7 @@ describe('an upstream that fails or answers outside the contract', () => {
     const upstreamReached = new Promise<void>((resolve) => {
       reachedUpstream = resolve;
     });
-    const impatient = await mountMiddleware(watch, {
+    await using impatient = await mountMiddleware(watch, {
       apiKey: sandbox.apiKey,
       baseUrl: sandbox.baseUrl,
       timeoutMs: TIMEOUT_MS,
@@ -81,7 +81,6 @@ describe('an upstream that fails or answers outside the contract', () => {
       assert.ok(watch.logLines.some((line) => line.message.includes('within timeoutMs')));
     } finally {
       clock.uninstall();
-      await impatient.close();
     }
   });
 
@@ -148,7 +147,7 @@ describe('an upstream that fails or answers outside the contract', () => {
       ['internal_error', 500, true, null],
     ];
     for (const [index, gateway] of gatewayAnswers.entries()) {
-      const behindGateway = await mountMiddleware(watch, {
+      await using behindGateway = await mountMiddleware(watch, {
         apiKey: sandbox.apiKey,
         baseUrl: sandbox.baseUrl,
         fetch: async (input, init) =>
@@ -159,19 +158,15 @@ describe('an upstream that fails or answers outside the contract', () => {
               })
             : fetch(input, init),
       });
-      try {
-        const answer = await behindGateway.mint(microsoftForm, { session: 'adele' });
-        const [code, status, retryable, retryAfter] = expected[index] ?? [];
-        assertSessionError(answer, code as string, status as number, retryable as boolean);
-        assert.equal(answer.headers.get('retry-after'), retryAfter, JSON.stringify(gateway));
-      } finally {
-        await behindGateway.close();
-      }
+      const answer = await behindGateway.mint(microsoftForm, { session: 'adele' });
+      const [code, status, retryable, retryAfter] = expected[index] ?? [];
+      assertSessionError(answer, code as string, status as number, retryable as boolean);
+      assert.equal(answer.headers.get('retry-after'), retryAfter, JSON.stringify(gateway));
     }
   });
 
   test("a plain 403 on the middleware's own read (GET /me) stays internal_error: the browser's request is not what was refused", async () => {
-    const refusedRead = await mountMiddleware(watch, {
+    await using refusedRead = await mountMiddleware(watch, {
       apiKey: sandbox.apiKey,
       baseUrl: sandbox.baseUrl,
       fetch: async (input, init) =>
@@ -179,16 +174,12 @@ describe('an upstream that fails or answers outside the contract', () => {
           ? Response.json({ error: 'Forbidden' }, { status: 403 })
           : fetch(input, init),
     });
-    try {
-      const answer = await refusedRead.mint(microsoftForm, { session: 'adele' });
-      assertSessionError(answer, 'internal_error', 500, true);
-    } finally {
-      await refusedRead.close();
-    }
+    const answer = await refusedRead.mint(microsoftForm, { session: 'adele' });
+    assertSessionError(answer, 'internal_error', 500, true);
   });
 
   test('a 2xx mint answer missing documented fields is internal_error', async () => {
-    const partial = await mountMiddleware(watch, {
+    await using partial = await mountMiddleware(watch, {
       apiKey: sandbox.apiKey,
       baseUrl: sandbox.baseUrl,
       fetch: async (input, init) => {
@@ -198,29 +189,21 @@ describe('an upstream that fails or answers outside the contract', () => {
         return Response.json({ embedUrl, expiresIn, provider: 'carrier-pigeon' });
       },
     });
-    try {
-      const answer = await partial.mint(microsoftForm, { session: 'adele' });
-      assertSessionError(answer, 'internal_error', 500, true);
-    } finally {
-      await partial.close();
-    }
+    const answer = await partial.mint(microsoftForm, { session: 'adele' });
+    assertSessionError(answer, 'internal_error', 500, true);
   });
 
   test('an upstream that cannot be reached at all is unavailable (503, retryable)', async () => {
     const closed = await startSandbox();
     const baseUrl = closed.baseUrl;
     await closed.close();
-    const unreachable = await mountMiddleware(watch, { apiKey: sandbox.apiKey, baseUrl });
-    try {
-      assertSessionError(
-        await unreachable.mint(microsoftForm, { session: 'adele' }),
-        'unavailable',
-        503,
-        true,
-      );
-    } finally {
-      await unreachable.close();
-    }
+    await using unreachable = await mountMiddleware(watch, { apiKey: sandbox.apiKey, baseUrl });
+    assertSessionError(
+      await unreachable.mint(microsoftForm, { session: 'adele' }),
+      'unavailable',
+      503,
+      true,
+    );
   });
 });
 
@@ -264,7 +247,7 @@ describe('the embed origins from GET /me (docs/contract.md#organisation-and-embe
         return fetch(input, init);
       },
     });
-    const server = await createServer(middleware);
+    await using server = await createServer(middleware);
     const mintOnce = async () => {
       const answer = await fetch(`${server.endpoint}${mintPath(microsoftForm)}`, {
         method: 'POST',
@@ -275,21 +258,17 @@ describe('the embed origins from GET /me (docs/contract.md#organisation-and-embe
       watch.record(answer, text);
       return { status: answer.status, text };
     };
-    try {
-      await prefetchFailed;
-      const first = mintOnce();
-      await mintWaiting;
-      answerSecondMe();
-      const failed = await first;
-      assert.equal(failed.status, 503, failed.text);
-      assert.deepEqual(posted, [], 'no mint was spent');
-      // The failure is not kept: the next mint fetches the origins again, and is framed.
-      const next = await mintOnce();
-      assert.equal(next.status, 200, next.text);
-      assert.equal(posted.length, 1);
-    } finally {
-      await server.close();
-    }
+    await prefetchFailed;
+    const first = mintOnce();
+    await mintWaiting;
+    answerSecondMe();
+    const failed = await first;
+    assert.equal(failed.status, 503, failed.text);
+    assert.deepEqual(posted, [], 'no mint was spent');
+    // The failure is not kept: the next mint fetches the origins again, and is framed.
+    const next = await mintOnce();
+    assert.equal(next.status, 200, next.text);
+    assert.equal(posted.length, 1);
   });
 
   test('an embedUrl on a new forms domain makes the middleware refresh the embed origins once, then answer on the new origin', async () => {
@@ -356,28 +335,24 @@ describe('the embed origins from GET /me (docs/contract.md#organisation-and-embe
     });
     const meBefore = meCount();
     const handlesBefore = new Set(watch.handles);
-    const foreign = await mountMiddleware(watch, {
+    await using foreign = await mountMiddleware(watch, {
       apiKey: sandbox.apiKey,
       baseUrl: sandbox.baseUrl,
     });
-    try {
-      const logsBefore = watch.logLines.length;
-      const answer = await foreign.mint(microsoftForm, { session: 'adele' });
-      assertSessionError(answer, 'internal_error', 500, true);
-      assert.equal(meCount() - meBefore, 2, 'the GET /me at creation and one refresh');
-      await watch.settled();
-      const handles = [...watch.handles].filter((handle) => !handlesBefore.has(handle));
-      assert.equal(handles.length, 1);
-      const handle = handles[0] ?? '';
-      assert.ok(handle.length > 0);
-      assert.ok(!answer.text.includes('attacker') && !answer.text.includes(handle));
-      const logged = watch.logLines.slice(logsBefore);
-      assert.ok(
-        logged.some((line) => line.level === 'error' && line.message.includes('embed origin')),
-      );
-      assert.ok(logged.every((line) => !JSON.stringify(line).includes(handle)));
-    } finally {
-      await foreign.close();
-    }
+    const logsBefore = watch.logLines.length;
+    const answer = await foreign.mint(microsoftForm, { session: 'adele' });
+    assertSessionError(answer, 'internal_error', 500, true);
+    assert.equal(meCount() - meBefore, 2, 'the GET /me at creation and one refresh');
+    await watch.settled();
+    const handles = [...watch.handles].filter((handle) => !handlesBefore.has(handle));
+    assert.equal(handles.length, 1);
+    const handle = handles[0] ?? '';
+    assert.ok(handle.length > 0);
+    assert.ok(!answer.text.includes('attacker') && !answer.text.includes(handle));
+    const logged = watch.logLines.slice(logsBefore);
+    assert.ok(
+      logged.some((line) => line.level === 'error' && line.message.includes('embed origin')),
+    );
+    assert.ok(logged.every((line) => !JSON.stringify(line).includes(handle)));
   });
 });

@@ -37,7 +37,7 @@ function pinoInto(lines: Record<string, unknown>[]) {
 describe('a pino logger', () => {
   test('is taken as it is: the message is the line msg and the details are fields of the line', async () => {
     const lines: Record<string, unknown>[] = [];
-    const portal = await mountMiddleware(watch, {
+    await using portal = await mountMiddleware(watch, {
       apiKey: sandbox.apiKey,
       baseUrl: sandbox.baseUrl,
       logger: pinoInto(lines),
@@ -45,35 +45,27 @@ describe('a pino logger', () => {
         throw new Error(`portal session store down (${sandbox.apiKey})`);
       },
     });
-    try {
-      const answer = await portal.mint(microsoftForm);
-      assert.equal(answer.status, 500);
-      const line = lines.find((entry) => entry.msg === 'resolveUser threw');
-      assert.ok(line, JSON.stringify(lines));
-      assert.equal(line.level, 50);
-      assert.equal(line.error, 'Error: portal session store down ([redacted])');
-    } finally {
-      await portal.close();
-    }
+    const answer = await portal.mint(microsoftForm);
+    assert.equal(answer.status, 500);
+    const line = lines.find((entry) => entry.msg === 'resolveUser threw');
+    assert.ok(line, JSON.stringify(lines));
+    assert.equal(line.level, 50);
+    assert.equal(line.error, 'Error: portal session store down ([redacted])');
   });
 
   test('warnings keep their details too', async () => {
     const lines: Record<string, unknown>[] = [];
-    const portal = await mountMiddleware(watch, {
+    await using portal = await mountMiddleware(watch, {
       apiKey: sandbox.apiKey,
       baseUrl: sandbox.baseUrl,
       logger: pinoInto(lines),
     });
-    try {
-      sandbox.control.fail({ kind: 'reset', scope: 'session' });
-      assert.equal((await portal.mint(microsoftForm, { session: 'adele' })).status, 503);
-      const line = lines.find((entry) => String(entry.msg).includes('could not be reached'));
-      assert.ok(line, JSON.stringify(lines));
-      assert.equal(line.level, 40);
-      assert.equal(typeof line.reason, 'string');
-    } finally {
-      await portal.close();
-    }
+    sandbox.control.fail({ kind: 'reset', scope: 'session' });
+    assert.equal((await portal.mint(microsoftForm, { session: 'adele' })).status, 503);
+    const line = lines.find((entry) => String(entry.msg).includes('could not be reached'));
+    assert.ok(line, JSON.stringify(lines));
+    assert.equal(line.level, 40);
+    assert.equal(typeof line.reason, 'string');
   });
 });
 

@@ -56,124 +56,112 @@ function pointsOf(all: MetricData[], name: string): Record<string, unknown>[] {
 
 describe('metrics through the OpenTelemetry API', () => {
   test('an SDK registered after the middleware is created sees mints by kind and outcome, limit refusals and upstream durations, with no user, handle or key in any attribute', async () => {
-    const portal = await mountMiddleware(watch, {
+    await using portal = await mountMiddleware(watch, {
       apiKey: sandbox.apiKey,
       baseUrl: sandbox.baseUrl,
       limit: { mints: 2 },
     });
     const exported = registerSdk();
-    try {
-      assert.equal((await portal.mint(microsoftForm, { session: 'adele' })).status, 200);
-      sandbox.control.fail({ kind: 'error', code: 'unavailable', scope: 'session' });
-      assert.equal((await portal.mint(microsoftForm, { session: 'adele' })).status, 503);
-      assert.equal((await portal.mint(coreForm, { session: 'adele' })).status, 429);
-      const scopes = await exported();
-      assert.deepEqual(
-        scopes.map((scope) => scope.scope.name),
-        ['@form-embed/express'],
-      );
-      const all = scopes.flatMap((scope) => scope.metrics);
+    assert.equal((await portal.mint(microsoftForm, { session: 'adele' })).status, 200);
+    sandbox.control.fail({ kind: 'error', code: 'unavailable', scope: 'session' });
+    assert.equal((await portal.mint(microsoftForm, { session: 'adele' })).status, 503);
+    assert.equal((await portal.mint(coreForm, { session: 'adele' })).status, 429);
+    const scopes = await exported();
+    assert.deepEqual(
+      scopes.map((scope) => scope.scope.name),
+      ['@form-embed/express'],
+    );
+    const all = scopes.flatMap((scope) => scope.metrics);
 
-      const mints = pointsOf(all, 'form_embed.mints');
-      assert.deepEqual(
-        new Set(mints),
-        new Set([
-          {
-            'form_embed.form.kind': 'form',
-            'form_embed.outcome': 'ok',
-            'http.response.status_code': 200,
-            value: 1,
-          },
-          {
-            'form_embed.form.kind': 'form',
-            'form_embed.outcome': 'unavailable',
-            'error.type': 'unavailable',
-            'http.response.status_code': 503,
-            value: 1,
-          },
-          {
-            'form_embed.form.kind': 'coreForm',
-            'form_embed.outcome': 'rate_limited',
-            'error.type': 'rate_limited',
-            'http.response.status_code': 429,
-            value: 1,
-          },
-        ]),
-      );
-      assert.deepEqual(pointsOf(all, 'form_embed.limit.refusals'), [
-        { 'form_embed.limit.name': 'mint', 'form_embed.limit.subject': 'user', value: 1 },
-      ]);
-      const upstream = pointsOf(all, 'form_embed.upstream.duration');
-      const sessionPoints = upstream.filter(
-        (point) => point['form_embed.upstream.endpoint'] === 'formSession',
-      );
-      assert.deepEqual(
-        sessionPoints.map((point) => [point['http.response.status_code'], point.value]).sort(),
-        [
-          [200, 1],
-          [503, 1],
-        ],
-      );
-      // GET /me is not among them: it is sent when the middleware is created, before this SDK.
-      const everything = JSON.stringify(all);
-      for (const secret of [sandbox.apiKey, fixtureIds.users.adele, fixtureIds.clients.contoso]) {
-        assert.ok(!everything.includes(secret), `${secret} is in an exported metric`);
-      }
-      for (const handle of watch.handles) assert.ok(!everything.includes(handle));
-    } finally {
-      await portal.close();
+    const mints = pointsOf(all, 'form_embed.mints');
+    assert.deepEqual(
+      new Set(mints),
+      new Set([
+        {
+          'form_embed.form.kind': 'form',
+          'form_embed.outcome': 'ok',
+          'http.response.status_code': 200,
+          value: 1,
+        },
+        {
+          'form_embed.form.kind': 'form',
+          'form_embed.outcome': 'unavailable',
+          'error.type': 'unavailable',
+          'http.response.status_code': 503,
+          value: 1,
+        },
+        {
+          'form_embed.form.kind': 'coreForm',
+          'form_embed.outcome': 'rate_limited',
+          'error.type': 'rate_limited',
+          'http.response.status_code': 429,
+          value: 1,
+        },
+      ]),
+    );
+    assert.deepEqual(pointsOf(all, 'form_embed.limit.refusals'), [
+      { 'form_embed.limit.name': 'mint', 'form_embed.limit.subject': 'user', value: 1 },
+    ]);
+    const upstream = pointsOf(all, 'form_embed.upstream.duration');
+    const sessionPoints = upstream.filter(
+      (point) => point['form_embed.upstream.endpoint'] === 'formSession',
+    );
+    assert.deepEqual(
+      sessionPoints.map((point) => [point['http.response.status_code'], point.value]).sort(),
+      [
+        [200, 1],
+        [503, 1],
+      ],
+    );
+    // GET /me is not among them: it is sent when the middleware is created, before this SDK.
+    const everything = JSON.stringify(all);
+    for (const secret of [sandbox.apiKey, fixtureIds.users.adele, fixtureIds.clients.contoso]) {
+      assert.ok(!everything.includes(secret), `${secret} is in an exported metric`);
     }
+    for (const handle of watch.handles) assert.ok(!everything.includes(handle));
   });
 
   test('a refusal by the count all signed-out mints share is its own series: signedOutMint, signed_out', async () => {
-    const portal = await mountMiddleware(watch, {
+    await using portal = await mountMiddleware(watch, {
       apiKey: sandbox.apiKey,
       baseUrl: sandbox.baseUrl,
       limit: { signedOutMints: 1 },
     });
     const exported = registerSdk();
-    try {
-      const openForm = { kind: 'form', formId: fixtureIds.forms.open } as const;
-      assert.equal((await portal.mint(openForm)).status, 200);
-      assert.equal((await portal.mint(openForm)).status, 429);
-      const all = (await exported()).flatMap((scope) => scope.metrics);
-      assert.deepEqual(pointsOf(all, 'form_embed.limit.refusals'), [
-        {
-          'form_embed.limit.name': 'signedOutMint',
-          'form_embed.limit.subject': 'signed_out',
-          value: 1,
-        },
-      ]);
-    } finally {
-      await portal.close();
-    }
+    const openForm = { kind: 'form', formId: fixtureIds.forms.open } as const;
+    assert.equal((await portal.mint(openForm)).status, 200);
+    assert.equal((await portal.mint(openForm)).status, 429);
+    const all = (await exported()).flatMap((scope) => scope.metrics);
+    assert.deepEqual(pointsOf(all, 'form_embed.limit.refusals'), [
+      {
+        'form_embed.limit.name': 'signedOutMint',
+        'form_embed.limit.subject': 'signed_out',
+        value: 1,
+      },
+    ]);
   });
 
   test("codes the service added after this release count as one outcome, new_code: the service's codes cannot grow the series", async () => {
-    const portal = await mountMiddleware(watch, {
+    await using portal = await mountMiddleware(watch, {
       apiKey: sandbox.apiKey,
       baseUrl: sandbox.baseUrl,
     });
     const exported = registerSdk();
-    try {
-      for (const code of ['seat_limit_reached', 'order_4711_held', 'order_4712_held']) {
-        sandbox.control.fail({ kind: 'error', code, status: 409, scope: 'session' });
-        const answer = await portal.mint(microsoftForm, { session: 'adele' });
-        assert.equal(answer.status, 409, answer.text);
-        assert.match(answer.text, new RegExp(code), 'the browser still gets the code');
-      }
-      const all = (await exported()).flatMap((scope) => scope.metrics);
-      assert.deepEqual(pointsOf(all, 'form_embed.mints'), [
-        {
-          'form_embed.form.kind': 'form',
-          'form_embed.outcome': 'new_code',
-          'error.type': 'new_code',
-          'http.response.status_code': 409,
-          value: 3,
-        },
-      ]);
-    } finally {
-      await portal.close();
+    for (const code of ['seat_limit_reached', 'order_4711_held', 'order_4712_held']) {
+      sandbox.control.fail({ kind: 'error', code, status: 409, scope: 'session' });
+      const answer = await portal.mint(microsoftForm, { session: 'adele' });
+      assert.equal(answer.status, 409, answer.text);
+      assert.match(answer.text, new RegExp(code), 'the browser still gets the code');
     }
+    const all = (await exported()).flatMap((scope) => scope.metrics);
+    assert.deepEqual(pointsOf(all, 'form_embed.mints'), [
+      {
+        'form_embed.form.kind': 'form',
+        'form_embed.outcome': 'new_code',
+        'error.type': 'new_code',
+        'http.response.status_code': 409,
+        value: 3,
+      },
+    ]);
   });
 });

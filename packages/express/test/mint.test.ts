@@ -88,7 +88,7 @@ test('the user comes only from resolveUser: a user, tenant or client named by th
 });
 
 test("a field resolveUser left blank ('' or spaces) is not sent upstream: the contract does not say the service reads it as absent", async () => {
-  const portalWithBlanks = await mountMiddleware(watch, {
+  await using portalWithBlanks = await mountMiddleware(watch, {
     apiKey: sandbox.apiKey,
     baseUrl: sandbox.baseUrl,
     resolveUser: () => ({
@@ -97,17 +97,13 @@ test("a field resolveUser left blank ('' or spaces) is not sent upstream: the co
       userIdentifier: fixtureIds.users.adele,
     }),
   });
-  try {
-    const answer = await portalWithBlanks.mint(microsoftForm);
-    assert.equal(answer.status, 200, answer.text);
-    const sent = portalWithBlanks.upstream.filter((call) => call.method === 'POST');
-    assert.deepEqual(
-      sent.map((call) => call.body),
-      [{ user: { clientId: fixtureIds.clients.contoso, userIdentifier: fixtureIds.users.adele } }],
-    );
-  } finally {
-    await portalWithBlanks.close();
-  }
+  const answer = await portalWithBlanks.mint(microsoftForm);
+  assert.equal(answer.status, 200, answer.text);
+  const sent = portalWithBlanks.upstream.filter((call) => call.method === 'POST');
+  assert.deepEqual(
+    sent.map((call) => call.body),
+    [{ user: { clientId: fixtureIds.clients.contoso, userIdentifier: fixtureIds.users.adele } }],
+  );
 });
 
 test('embed origins the service writes with a trailing slash or an upper-case host are the same origins: mints go on', async () => {
@@ -119,20 +115,16 @@ test('embed origins the service writes with a trailing slash or an upper-case ho
     organisation.coreFormsOrigin = `${organisation.coreFormsOrigin}/`;
     return Response.json(organisation, { status: answer.status });
   };
-  const portalLoose = await mountMiddleware(watch, {
+  await using portalLoose = await mountMiddleware(watch, {
     apiKey: sandbox.apiKey,
     baseUrl: sandbox.baseUrl,
     fetch: loosely,
   });
-  try {
-    for (const target of [microsoftForm, newStarter]) {
-      const answer = await portalLoose.mint(target, { session: 'adele' });
-      assert.equal(answer.status, 200, answer.text);
-      const { embedUrl, embedOrigin } = MintResponseSchema.parse(answer.body);
-      assert.equal(new URL(embedUrl).origin, embedOrigin);
-    }
-  } finally {
-    await portalLoose.close();
+  for (const target of [microsoftForm, newStarter]) {
+    const answer = await portalLoose.mint(target, { session: 'adele' });
+    assert.equal(answer.status, 200, answer.text);
+    const { embedUrl, embedOrigin } = MintResponseSchema.parse(answer.body);
+    assert.equal(new URL(embedUrl).origin, embedOrigin);
   }
 });
 
@@ -170,37 +162,32 @@ test('one upstream request per mint: the embed origins come from the cache', asy
 
 test("concurrent first mints and the middleware's creation make exactly one GET /me (single-flight)", async () => {
   const meBefore = meCount();
-  const fresh = await mountMiddleware(watch, {
+  await using fresh = await mountMiddleware(watch, {
     apiKey: sandbox.apiKey,
     baseUrl: sandbox.baseUrl,
     limit: { mints: 100 },
   });
-  try {
-    const answers = await Promise.all(
-      Array.from({ length: 20 }, (_, i) =>
-        fresh.mint(i % 2 === 0 ? microsoftForm : newStarter, { session: 'adele' }),
-      ),
-    );
-    assert.deepEqual(
-      answers.map((answer) => answer.status),
-      Array(20).fill(200),
-    );
-    assert.equal(meCount() - meBefore, 1);
-  } finally {
-    await fresh.close();
-  }
+  const answers = await Promise.all(
+    Array.from({ length: 20 }, (_, i) =>
+      fresh.mint(i % 2 === 0 ? microsoftForm : newStarter, { session: 'adele' }),
+    ),
+  );
+  assert.deepEqual(
+    answers.map((answer) => answer.status),
+    Array(20).fill(200),
+  );
+  assert.equal(meCount() - meBefore, 1);
 });
 
 test('a failed GET /me is not kept: the first mint asks again and succeeds', async () => {
   const meBefore = meCount();
   // The GET /me the middleware sends when it is created gets an answer that is not JSON.
   sandbox.control.fail({ kind: 'notJson', scope: 'api', count: 1 });
-  const fresh = await mountMiddleware(watch, { apiKey: sandbox.apiKey, baseUrl: sandbox.baseUrl });
-  try {
-    const answer = await fresh.mint(microsoftForm, { session: 'adele' });
-    assert.equal(answer.status, 200, answer.text);
-    assert.equal(meCount() - meBefore, 2);
-  } finally {
-    await fresh.close();
-  }
+  await using fresh = await mountMiddleware(watch, {
+    apiKey: sandbox.apiKey,
+    baseUrl: sandbox.baseUrl,
+  });
+  const answer = await fresh.mint(microsoftForm, { session: 'adele' });
+  assert.equal(answer.status, 200, answer.text);
+  assert.equal(meCount() - meBefore, 2);
 });

@@ -239,8 +239,9 @@ describe('formEmbedSessions options', () => {
     });
     const snapshot = JSON.stringify(options);
     const keys = Reflect.ownKeys(options);
-    const server = await createServer(formEmbedSessions(options));
-    try {
+    // Closed before the options are looked at again.
+    {
+      await using server = await createServer(formEmbedSessions(options));
       const response = await fetch(`${server.endpoint}${mintPath(microsoftForm)}`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', [PORTAL_SESSION_HEADER]: 'adele' },
@@ -250,44 +251,38 @@ describe('formEmbedSessions options', () => {
       watch.record(response, text);
       assert.equal(response.status, 200, text);
       MintResponseSchema.parse(JSON.parse(text));
-    } finally {
-      await server.close();
     }
     assert.equal(JSON.stringify(options), snapshot);
     assert.deepEqual(Reflect.ownKeys(options), keys);
   });
 
   test('paths reach the upstream: a formSession path the service does not have is invalid_request, not retried, naming the option in the log', async () => {
-    const portal = await mountMiddleware(watch, {
+    await using portal = await mountMiddleware(watch, {
       apiKey: sandbox.apiKey,
       baseUrl: sandbox.baseUrl,
       paths: { formSession: '/api/v1/designer-forms/{formId}/sessions' },
     });
-    try {
-      const logsBefore = watch.logLines.length;
-      const answer = await portal.mint(microsoftForm, { session: 'adele' });
-      assert.equal(answer.status, 400);
-      assert.deepEqual(
-        [SessionErrorBodySchema.parse(answer.body).error.code, answer.headers.get('retry-after')],
-        ['invalid_request', null],
-      );
-      assert.equal(SessionErrorBodySchema.parse(answer.body).error.retryable, false);
-      assert.ok(
-        watch.logLines.slice(logsBefore).some((line) => line.message.includes('paths.formSession')),
-      );
-      assert.ok(
-        portal.upstream.some((call) =>
-          call.url.includes('/api/v1/designer-forms/form_microsoft/sessions'),
-        ),
-      );
-    } finally {
-      await portal.close();
-    }
+    const logsBefore = watch.logLines.length;
+    const answer = await portal.mint(microsoftForm, { session: 'adele' });
+    assert.equal(answer.status, 400);
+    assert.deepEqual(
+      [SessionErrorBodySchema.parse(answer.body).error.code, answer.headers.get('retry-after')],
+      ['invalid_request', null],
+    );
+    assert.equal(SessionErrorBodySchema.parse(answer.body).error.retryable, false);
+    assert.ok(
+      watch.logLines.slice(logsBefore).some((line) => line.message.includes('paths.formSession')),
+    );
+    assert.ok(
+      portal.upstream.some((call) =>
+        call.url.includes('/api/v1/designer-forms/form_microsoft/sessions'),
+      ),
+    );
   });
 
   test('an apiKey read with its line break is sent, and cut out of log lines, without it', async () => {
     const echoed: string[] = [];
-    const portal = await mountMiddleware(watch, {
+    await using portal = await mountMiddleware(watch, {
       apiKey: `${sandbox.apiKey}\n`,
       baseUrl: sandbox.baseUrl,
       logger: {
@@ -307,19 +302,15 @@ describe('formEmbedSessions options', () => {
           { status: 404, headers: { 'content-type': 'application/json' } },
         ),
     });
-    try {
-      const answer = await portal.mint(microsoftForm, { session: 'adele' });
-      assert.equal(answer.status, 404);
-      const logged = echoed.join('\n');
-      assert.match(logged, /received Bearer /, 'the service said which key it received');
-      assert.ok(!logged.includes(sandbox.apiKey), 'the key it received is cut out');
-    } finally {
-      await portal.close();
-    }
+    const answer = await portal.mint(microsoftForm, { session: 'adele' });
+    assert.equal(answer.status, 404);
+    const logged = echoed.join('\n');
+    assert.match(logged, /received Bearer /, 'the service said which key it received');
+    assert.ok(!logged.includes(sandbox.apiKey), 'the key it received is cut out');
   });
 
   test('a wrong baseUrl is logged with the URL asked: an extra /api/v1, an unreachable port (ECONNREFUSED)', async () => {
-    const doubled = await mountMiddleware(watch, {
+    await using doubled = await mountMiddleware(watch, {
       apiKey: sandbox.apiKey,
       baseUrl: `${sandbox.baseUrl}/api/v1`,
     });
@@ -327,35 +318,29 @@ describe('formEmbedSessions options', () => {
     const gone = await createServer(formEmbedSessions(valid()));
     const deadUrl = new URL(gone.endpoint).origin;
     await gone.close();
-    const closedPort = await mountMiddleware(watch, { apiKey: sandbox.apiKey, baseUrl: deadUrl });
-    try {
-      const logsBefore = watch.logLines.length;
-      assert.equal((await doubled.mint(microsoftForm, { session: 'adele' })).status, 500);
-      assert.equal((await closedPort.mint(microsoftForm, { session: 'adele' })).status, 503);
-      const logged = JSON.stringify(watch.logLines.slice(logsBefore));
-      assert.match(logged, /GET http:\/\/127\.0\.0\.1:\d+\/api\/v1\/api\/v1\/me/);
-      assert.match(logged, /without \/api\/v1/);
-      assert.ok(logged.includes(`GET ${deadUrl}/api/v1/me`), logged);
-      assert.match(logged, /ECONNREFUSED/);
-    } finally {
-      await doubled.close();
-      await closedPort.close();
-    }
+    await using closedPort = await mountMiddleware(watch, {
+      apiKey: sandbox.apiKey,
+      baseUrl: deadUrl,
+    });
+    const logsBefore = watch.logLines.length;
+    assert.equal((await doubled.mint(microsoftForm, { session: 'adele' })).status, 500);
+    assert.equal((await closedPort.mint(microsoftForm, { session: 'adele' })).status, 503);
+    const logged = JSON.stringify(watch.logLines.slice(logsBefore));
+    assert.match(logged, /GET http:\/\/127\.0\.0\.1:\d+\/api\/v1\/api\/v1\/me/);
+    assert.match(logged, /without \/api\/v1/);
+    assert.ok(logged.includes(`GET ${deadUrl}/api/v1/me`), logged);
+    assert.match(logged, /ECONNREFUSED/);
   });
 
   test('a baseUrl with a path prefix keeps the prefix', async () => {
-    const portal = await mountMiddleware(watch, {
+    await using portal = await mountMiddleware(watch, {
       apiKey: sandbox.apiKey,
       baseUrl: `${sandbox.baseUrl}/prefix/`,
     });
-    try {
-      await portal.mint(microsoftForm, { session: 'adele' });
-      assert.ok(portal.upstream.length > 0);
-      assert.ok(
-        portal.upstream.every((call) => call.url.startsWith(`${sandbox.baseUrl}/prefix/api/v1/`)),
-      );
-    } finally {
-      await portal.close();
-    }
+    await portal.mint(microsoftForm, { session: 'adele' });
+    assert.ok(portal.upstream.length > 0);
+    assert.ok(
+      portal.upstream.every((call) => call.url.startsWith(`${sandbox.baseUrl}/prefix/api/v1/`)),
+    );
   });
 });

@@ -30,106 +30,90 @@ after(async () => {
 });
 
 test('the per-user limit holds under 30 concurrent mints: exactly the limit succeed, the rest are rate_limited with Retry-After and never reach the service', async () => {
-  const portal = await mountMiddleware(watch, {
+  await using portal = await mountMiddleware(watch, {
     apiKey: sandbox.apiKey,
     baseUrl: sandbox.baseUrl,
     limit: { mints: 10 },
   });
-  try {
-    const mintsBefore = mintCount();
-    const answers = await Promise.all(
-      Array.from({ length: 30 }, () => portal.mint(microsoftForm, { session: 'adele' })),
-    );
-    const ok = answers.filter((answer) => answer.status === 200);
-    const limited = answers.filter((answer) => answer.status === 429);
-    assert.equal(ok.length, 10);
-    assert.equal(limited.length, 20);
-    for (const answer of limited) {
-      const { error } = SessionErrorBodySchema.parse(answer.body);
-      assert.equal(error.code, 'rate_limited');
-      assert.equal(error.retryable, true);
-      const retryAfter = Number(answer.headers.get('retry-after'));
-      assert.ok(
-        Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 60,
-        `${retryAfter}`,
-      );
-      assert.equal(answer.headers.get('cache-control'), 'no-store');
-      assert.equal(answer.headers.get('x-ratelimit-limit'), null);
-    }
-    assert.equal(mintCount() - mintsBefore, 10);
-  } finally {
-    await portal.close();
+  const mintsBefore = mintCount();
+  const answers = await Promise.all(
+    Array.from({ length: 30 }, () => portal.mint(microsoftForm, { session: 'adele' })),
+  );
+  const ok = answers.filter((answer) => answer.status === 200);
+  const limited = answers.filter((answer) => answer.status === 429);
+  assert.equal(ok.length, 10);
+  assert.equal(limited.length, 20);
+  for (const answer of limited) {
+    const { error } = SessionErrorBodySchema.parse(answer.body);
+    assert.equal(error.code, 'rate_limited');
+    assert.equal(error.retryable, true);
+    const retryAfter = Number(answer.headers.get('retry-after'));
+    assert.ok(Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 60, `${retryAfter}`);
+    assert.equal(answer.headers.get('cache-control'), 'no-store');
+    assert.equal(answer.headers.get('x-ratelimit-limit'), null);
   }
+  assert.equal(mintCount() - mintsBefore, 10);
 });
 
 test('one user at the limit does not limit another user', async () => {
-  const portal = await mountMiddleware(watch, {
+  await using portal = await mountMiddleware(watch, {
     apiKey: sandbox.apiKey,
     baseUrl: sandbox.baseUrl,
     limit: { mints: 2 },
   });
-  try {
-    const adele = await Promise.all(
-      Array.from({ length: 3 }, () => portal.mint(microsoftForm, { session: 'adele' })),
-    );
-    assert.deepEqual(adele.map((answer) => answer.status).sort(), [200, 200, 429]);
-    const megan = await portal.mint(microsoftForm, { session: 'megan' });
-    assert.equal(megan.status, 200, megan.text);
-  } finally {
-    await portal.close();
-  }
+  const adele = await Promise.all(
+    Array.from({ length: 3 }, () => portal.mint(microsoftForm, { session: 'adele' })),
+  );
+  assert.deepEqual(adele.map((answer) => answer.status).sort(), [200, 200, 429]);
+  const megan = await portal.mint(microsoftForm, { session: 'megan' });
+  assert.equal(megan.status, 200, megan.text);
 });
 
 test('the default limit is 10 mints per user per minute', async () => {
-  const portal = await mountMiddleware(watch, { apiKey: sandbox.apiKey, baseUrl: sandbox.baseUrl });
-  try {
-    const answers = await Promise.all(
-      Array.from({ length: 12 }, () => portal.mint(microsoftForm, { session: 'adele' })),
-    );
-    assert.equal(answers.filter((answer) => answer.status === 200).length, 10);
-    const limited = answers.find((answer) => answer.status === 429);
-    const retryAfter = Number(limited?.headers.get('retry-after'));
-    assert.ok(retryAfter > 50 && retryAfter <= 60, `${retryAfter}`);
-  } finally {
-    await portal.close();
-  }
+  await using portal = await mountMiddleware(watch, {
+    apiKey: sandbox.apiKey,
+    baseUrl: sandbox.baseUrl,
+  });
+  const answers = await Promise.all(
+    Array.from({ length: 12 }, () => portal.mint(microsoftForm, { session: 'adele' })),
+  );
+  assert.equal(answers.filter((answer) => answer.status === 200).length, 10);
+  const limited = answers.find((answer) => answer.status === 429);
+  const retryAfter = Number(limited?.headers.get('retry-after'));
+  assert.ok(retryAfter > 50 && retryAfter <= 60, `${retryAfter}`);
 });
 
 test('the mount path in another case counts under the same limit: Express matches it without case', async () => {
-  const portal = await mountMiddleware(watch, {
+  await using portal = await mountMiddleware(watch, {
     apiKey: sandbox.apiKey,
     baseUrl: sandbox.baseUrl,
     limit: { mints: 2 },
   });
-  try {
-    const mintOn = (mountPath: string) =>
-      fetch(
-        `${portal.server.endpoint.replace('/form-sessions', mountPath)}${mintPath(microsoftForm)}`,
-        {
-          method: 'POST',
-          headers: {
-            'content-type': 'application/json',
-            'sec-fetch-site': 'same-origin',
-            [PORTAL_SESSION_HEADER]: 'adele',
-          },
-          body: '{}',
+  const mintOn = (mountPath: string) =>
+    fetch(
+      `${portal.server.endpoint.replace('/form-sessions', mountPath)}${mintPath(microsoftForm)}`,
+      {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'sec-fetch-site': 'same-origin',
+          [PORTAL_SESSION_HEADER]: 'adele',
         },
-      );
-    const statuses = [];
-    for (const mountPath of [
-      '/form-sessions',
-      '/Form-Sessions',
-      '/FORM-SESSIONS',
-      '/fOrm-sessions',
-    ]) {
-      const answer = await mintOn(mountPath);
-      watch.record(answer, await answer.text());
-      statuses.push(answer.status);
-    }
-    assert.deepEqual(statuses, [200, 200, 429, 429]);
-  } finally {
-    await portal.close();
+        body: '{}',
+      },
+    );
+  const statuses = [];
+  for (const mountPath of [
+    '/form-sessions',
+    '/Form-Sessions',
+    '/FORM-SESSIONS',
+    '/fOrm-sessions',
+  ]) {
+    const answer = await mintOn(mountPath);
+    watch.record(answer, await answer.text());
+    statuses.push(answer.status);
   }
+  assert.deepEqual(statuses, [200, 200, 429, 429]);
 });
 
 test('a mount path with parameters counts one user once, not once per value, and asks for limit.prefix in the log', async () => {
@@ -141,74 +125,58 @@ test('a mount path with parameters counts one user once, not once per value, and
     limit: { mints: 1 },
     logger: { warn: () => {}, error: (message) => logged.push(message) },
   });
-  const server = await createServer(middleware, '/t/:org/form-sessions');
-  try {
-    const statuses = [];
-    for (const org of ['a', 'b', 'c']) {
-      const answer = await fetch(
-        `${server.endpoint.replace(':org', org)}${mintPath(microsoftForm)}`,
-        {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', [PORTAL_SESSION_HEADER]: 'adele' },
-          body: '{}',
-        },
-      );
-      watch.record(answer, await answer.text());
-      statuses.push(answer.status);
-    }
-    assert.deepEqual(statuses, [200, 429, 429]);
-    assert.equal(
-      logged.filter((line) => line.includes('limit.prefix')).length,
-      1,
-      logged.join('\n'),
+  await using server = await createServer(middleware, '/t/:org/form-sessions');
+  const statuses = [];
+  for (const org of ['a', 'b', 'c']) {
+    const answer = await fetch(
+      `${server.endpoint.replace(':org', org)}${mintPath(microsoftForm)}`,
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', [PORTAL_SESSION_HEADER]: 'adele' },
+        body: '{}',
+      },
     );
-  } finally {
-    await server.close();
+    watch.record(answer, await answer.text());
+    statuses.push(answer.status);
   }
+  assert.deepEqual(statuses, [200, 429, 429]);
+  assert.equal(logged.filter((line) => line.includes('limit.prefix')).length, 1, logged.join('\n'));
 });
 
 test('a window longer than maxRetryAfterSeconds is told as that cap in Retry-After', async () => {
-  const portal = await mountMiddleware(watch, {
+  await using portal = await mountMiddleware(watch, {
     apiKey: sandbox.apiKey,
     baseUrl: sandbox.baseUrl,
     limit: { mints: 1, windowMs: 600_000 },
     maxRetryAfterSeconds: 30,
   });
-  try {
-    assert.equal((await portal.mint(microsoftForm, { session: 'adele' })).status, 200);
-    const refused = await portal.mint(microsoftForm, { session: 'adele' });
-    assert.equal(refused.status, 429, refused.text);
-    assert.equal(refused.headers.get('retry-after'), '30');
-  } finally {
-    await portal.close();
-  }
+  assert.equal((await portal.mint(microsoftForm, { session: 'adele' })).status, 200);
+  const refused = await portal.mint(microsoftForm, { session: 'adele' });
+  assert.equal(refused.status, 429, refused.text);
+  assert.equal(refused.headers.get('retry-after'), '30');
 });
 
 describe('the limit key', () => {
   test('folds case: Alice@Example.com and alice@example.com share one count, and the service gets the identifier as resolveUser gave it', async () => {
-    const portal = await mountMiddleware(watch, {
+    await using portal = await mountMiddleware(watch, {
       apiKey: sandbox.apiKey,
       baseUrl: sandbox.baseUrl,
       resolveUser: (req) => ({ userIdentifier: req.get('x-upn') as string }),
       limit: { mints: 2 },
     });
-    try {
-      const as = (upn: string) => portal.mint(openForm, { headers: { 'x-upn': upn } });
-      assert.equal((await as('Alice@Example.com')).status, 200);
-      assert.equal((await as('alice@example.com')).status, 200);
-      assert.equal((await as('ALICE@EXAMPLE.COM')).status, 429);
-      assert.equal((await as('bob@example.com')).status, 200);
-      const sent = portal.upstream
-        .filter((call) => call.method === 'POST')
-        .map((call) => (call.body as { user: { userIdentifier: string } }).user.userIdentifier);
-      assert.deepEqual(sent, ['Alice@Example.com', 'alice@example.com', 'bob@example.com']);
-    } finally {
-      await portal.close();
-    }
+    const as = (upn: string) => portal.mint(openForm, { headers: { 'x-upn': upn } });
+    assert.equal((await as('Alice@Example.com')).status, 200);
+    assert.equal((await as('alice@example.com')).status, 200);
+    assert.equal((await as('ALICE@EXAMPLE.COM')).status, 429);
+    assert.equal((await as('bob@example.com')).status, 200);
+    const sent = portal.upstream
+      .filter((call) => call.method === 'POST')
+      .map((call) => (call.body as { user: { userIdentifier: string } }).user.userIdentifier);
+    assert.deepEqual(sent, ['Alice@Example.com', 'alice@example.com', 'bob@example.com']);
   });
 
   test('the client is part of who counts: one identifier in two clients is two users', async () => {
-    const portal = await mountMiddleware(watch, {
+    await using portal = await mountMiddleware(watch, {
       apiKey: sandbox.apiKey,
       baseUrl: sandbox.baseUrl,
       resolveUser: (req) => ({
@@ -217,21 +185,17 @@ describe('the limit key', () => {
       }),
       limit: { mints: 2 },
     });
-    try {
-      const as = (clientId: string) => portal.mint(openForm, { headers: { 'x-client': clientId } });
-      const { contoso, fabrikam } = fixtureIds.clients;
-      assert.deepEqual(
-        [(await as(contoso)).status, (await as(contoso)).status, (await as(fabrikam)).status],
-        [200, 200, 200],
-      );
-      assert.equal((await as(contoso)).status, 429);
-    } finally {
-      await portal.close();
-    }
+    const as = (clientId: string) => portal.mint(openForm, { headers: { 'x-client': clientId } });
+    const { contoso, fabrikam } = fixtureIds.clients;
+    assert.deepEqual(
+      [(await as(contoso)).status, (await as(contoso)).status, (await as(fabrikam)).status],
+      [200, 200, 200],
+    );
+    assert.equal((await as(contoso)).status, 429);
   });
 
   test('the tenant is part of who counts: one identifier in two tenants is two users', async () => {
-    const portal = await mountMiddleware(watch, {
+    await using portal = await mountMiddleware(watch, {
       apiKey: sandbox.apiKey,
       baseUrl: sandbox.baseUrl,
       resolveUser: (req) => ({
@@ -240,28 +204,20 @@ describe('the limit key', () => {
       }),
       limit: { mints: 1 },
     });
-    try {
-      const as = (tenant: string) => portal.mint(openForm, { headers: { 'x-tenant': tenant } });
-      assert.deepEqual([(await as('tenant-a')).status, (await as('tenant-b')).status], [200, 200]);
-      assert.equal((await as('tenant-a')).status, 429);
-    } finally {
-      await portal.close();
-    }
+    const as = (tenant: string) => portal.mint(openForm, { headers: { 'x-tenant': tenant } });
+    assert.deepEqual([(await as('tenant-a')).status, (await as('tenant-b')).status], [200, 200]);
+    assert.equal((await as('tenant-a')).status, 429);
   });
 
   test('mints and catalogue reads count apart, also in one shared store', async () => {
-    const portal = await mountMiddleware(watch, {
+    await using portal = await mountMiddleware(watch, {
       apiKey: sandbox.apiKey,
       baseUrl: sandbox.baseUrl,
       limit: { mints: 1, catalogue: 1, store: new MemoryStore(), prefix: 'one-store:' },
     });
-    try {
-      assert.equal((await portal.request('/forms', { session: 'adele' })).status, 200);
-      assert.equal((await portal.mint(microsoftForm, { session: 'adele' })).status, 200);
-      assert.equal((await portal.mint(microsoftForm, { session: 'adele' })).status, 429);
-    } finally {
-      await portal.close();
-    }
+    assert.equal((await portal.request('/forms', { session: 'adele' })).status, 200);
+    assert.equal((await portal.mint(microsoftForm, { session: 'adele' })).status, 200);
+    assert.equal((await portal.mint(microsoftForm, { session: 'adele' })).status, 429);
   });
 
   describe('a store shared beyond one router', () => {
@@ -287,12 +243,11 @@ describe('the limit key', () => {
       const before = told();
       // A test's fresh app, or a hot reload: the second router takes the first one's place.
       for (const _rebuild of [1, 2]) {
-        const portal = await mountMiddleware(watch, {
+        await using portal = await mountMiddleware(watch, {
           ...options,
           limit: { store, prefix: 'rebuilt:' },
         });
         assert.equal((await portal.mint(microsoftForm, { session: 'adele' })).status, 200);
-        await portal.close();
       }
       assert.equal(told(), before, 'a rebuilt router is not two routers');
       // Two mounts of one portal given one prefix: both serve, in turn.
@@ -302,12 +257,12 @@ describe('the limit key', () => {
         logger: watch.logger,
         limit: { store, prefix: 'shared:' },
       });
-      const portal = await mountMiddleware(
-        watch,
-        { ...options, limit: { store, prefix: 'shared:' } },
-        (app) => app.use('/second', second),
-      );
       try {
+        await using portal = await mountMiddleware(
+          watch,
+          { ...options, limit: { store, prefix: 'shared:' } },
+          (app) => app.use('/second', second),
+        );
         const path = mintPath(microsoftForm);
         for (const mount of ['/form-sessions', '/second', '/form-sessions', '/second']) {
           const answer = await fetch(
@@ -322,7 +277,6 @@ describe('the limit key', () => {
         }
         assert.equal(told(), before + 1);
       } finally {
-        await portal.close();
         store.shutdown();
       }
     });
@@ -333,12 +287,16 @@ describe('the limit key', () => {
         const ownLimiter = () => rateLimit({ windowMs: 15 * 60_000, limit: 5, store });
         const before = watch.logLines.length;
         const own = order === 'made before' ? ownLimiter() : undefined;
-        const portal = await mountMiddleware(
-          watch,
-          { apiKey: sandbox.apiKey, baseUrl: sandbox.baseUrl, limit: { store, prefix: 'shared:' } },
-          (app) => app.use('/login', own ?? ownLimiter()),
-        );
         try {
+          await using portal = await mountMiddleware(
+            watch,
+            {
+              apiKey: sandbox.apiKey,
+              baseUrl: sandbox.baseUrl,
+              limit: { store, prefix: 'shared:' },
+            },
+            (app) => app.use('/login', own ?? ownLimiter()),
+          );
           for (let i = 0; i < 3; i++) {
             assert.equal((await portal.mint(microsoftForm, { session: 'adele' })).status, 200);
           }
@@ -351,7 +309,6 @@ describe('the limit key', () => {
             /windows of 900000 ms, not limit\.windowMs \(60000 ms\)/,
           );
         } finally {
-          await portal.close();
           store.shutdown();
         }
       });
@@ -359,46 +316,38 @@ describe('the limit key', () => {
   });
 
   test('signed out, each client address counts apart; an IPv6 address counts by its /56 network', async () => {
-    const portal = await mountMiddleware(
+    await using portal = await mountMiddleware(
       watch,
       { apiKey: sandbox.apiKey, baseUrl: sandbox.baseUrl, limit: { mints: 2 } },
       (app) => app.set('trust proxy', 'loopback'),
     );
-    try {
-      const from = async (address: string) =>
-        (await portal.mint(openForm, { headers: { 'x-forwarded-for': address } })).status;
-      assert.deepEqual(
-        [await from('203.0.113.1'), await from('203.0.113.1'), await from('203.0.113.1')],
-        [200, 200, 429],
-      );
-      assert.equal(await from('203.0.113.2'), 200);
-      // 2001:db8:0:1xx::/56 is one network: its second address shares the first one's count.
-      assert.deepEqual(
-        [await from('2001:db8:0:100::1'), await from('2001:db8:0:1ff::2')],
-        [200, 200],
-      );
-      assert.equal(await from('2001:db8:0:1ab::3'), 429);
-      assert.equal(await from('2001:db8:0:200::1'), 200);
-    } finally {
-      await portal.close();
-    }
+    const from = async (address: string) =>
+      (await portal.mint(openForm, { headers: { 'x-forwarded-for': address } })).status;
+    assert.deepEqual(
+      [await from('203.0.113.1'), await from('203.0.113.1'), await from('203.0.113.1')],
+      [200, 200, 429],
+    );
+    assert.equal(await from('203.0.113.2'), 200);
+    // 2001:db8:0:1xx::/56 is one network: its second address shares the first one's count.
+    assert.deepEqual(
+      [await from('2001:db8:0:100::1'), await from('2001:db8:0:1ff::2')],
+      [200, 200],
+    );
+    assert.equal(await from('2001:db8:0:1ab::3'), 429);
+    assert.equal(await from('2001:db8:0:200::1'), 200);
   });
 
   test('signed out, mints are counted per client address, apart from signed-in users', async () => {
-    const portal = await mountMiddleware(watch, {
+    await using portal = await mountMiddleware(watch, {
       apiKey: sandbox.apiKey,
       baseUrl: sandbox.baseUrl,
       limit: { mints: 2 },
     });
-    try {
-      const signedOut = await Promise.all(Array.from({ length: 3 }, () => portal.mint(openForm)));
-      assert.deepEqual(signedOut.map((answer) => answer.status).sort(), [200, 200, 429]);
-      const refused = signedOut.find((answer) => answer.status === 429);
-      assert.match(SessionErrorBodySchema.parse(refused?.body).error.message, /client address/);
-      assert.equal((await portal.mint(openForm, { session: 'adele' })).status, 200);
-    } finally {
-      await portal.close();
-    }
+    const signedOut = await Promise.all(Array.from({ length: 3 }, () => portal.mint(openForm)));
+    assert.deepEqual(signedOut.map((answer) => answer.status).sort(), [200, 200, 429]);
+    const refused = signedOut.find((answer) => answer.status === 429);
+    assert.match(SessionErrorBodySchema.parse(refused?.body).error.message, /client address/);
+    assert.equal((await portal.mint(openForm, { session: 'adele' })).status, 200);
   });
 
   describe("warns once when Express's trust proxy makes the client address untrue", () => {
@@ -418,12 +367,12 @@ describe('the limit key', () => {
     for (const { setting, trustProxy, warning } of cases) {
       test(`trust proxy ${setting}: ${warning ? 'one warning' : 'no warning'}`, async () => {
         const own = new SecretWatch();
-        const portal = await mountMiddleware(
-          own,
-          { apiKey: sandbox.apiKey, baseUrl: sandbox.baseUrl },
-          (app) => app.set('trust proxy', trustProxy),
-        );
         try {
+          await using portal = await mountMiddleware(
+            own,
+            { apiKey: sandbox.apiKey, baseUrl: sandbox.baseUrl },
+            (app) => app.set('trust proxy', trustProxy),
+          );
           for (const address of ['203.0.113.1', '203.0.113.2', '203.0.113.3']) {
             const answer = await portal.mint(openForm, { headers: { 'x-forwarded-for': address } });
             assert.equal(answer.status, 200, answer.text);
@@ -437,7 +386,6 @@ describe('the limit key', () => {
           );
           if (warning) assert.match(warnings[0]?.message ?? '', warning);
         } finally {
-          await portal.close();
           await own.assertNoSecret([sandbox.apiKey]);
         }
       });
@@ -447,37 +395,29 @@ describe('the limit key', () => {
 
 describe('the catalogue limit', () => {
   test('GET /forms allows 30 requests per user a minute by default, counted apart from mints', async () => {
-    const portal = await mountMiddleware(watch, {
+    await using portal = await mountMiddleware(watch, {
       apiKey: sandbox.apiKey,
       baseUrl: sandbox.baseUrl,
       limit: { mints: 1 },
     });
-    try {
-      const answers = await Promise.all(
-        Array.from({ length: 31 }, () => portal.request('/forms', { session: 'adele' })),
-      );
-      assert.equal(answers.filter((answer) => answer.status === 200).length, 30);
-      const refused = answers.find((answer) => answer.status === 429);
-      assert.equal(SessionErrorBodySchema.parse(refused?.body).error.code, 'rate_limited');
-      assert.ok(Number(refused?.headers.get('retry-after')) > 50);
-      assert.equal((await portal.request('/forms', { session: 'megan' })).status, 200);
-      assert.equal((await portal.mint(microsoftForm, { session: 'adele' })).status, 200);
-    } finally {
-      await portal.close();
-    }
+    const answers = await Promise.all(
+      Array.from({ length: 31 }, () => portal.request('/forms', { session: 'adele' })),
+    );
+    assert.equal(answers.filter((answer) => answer.status === 200).length, 30);
+    const refused = answers.find((answer) => answer.status === 429);
+    assert.equal(SessionErrorBodySchema.parse(refused?.body).error.code, 'rate_limited');
+    assert.ok(Number(refused?.headers.get('retry-after')) > 50);
+    assert.equal((await portal.request('/forms', { session: 'megan' })).status, 200);
+    assert.equal((await portal.mint(microsoftForm, { session: 'adele' })).status, 200);
   });
 
   test('limit.catalogue sets it', async () => {
-    const portal = await mountMiddleware(watch, {
+    await using portal = await mountMiddleware(watch, {
       apiKey: sandbox.apiKey,
       baseUrl: sandbox.baseUrl,
       limit: { catalogue: 1 },
     });
-    try {
-      assert.equal((await portal.request('/forms', { session: 'adele' })).status, 200);
-      assert.equal((await portal.request('/forms', { session: 'adele' })).status, 429);
-    } finally {
-      await portal.close();
-    }
+    assert.equal((await portal.request('/forms', { session: 'adele' })).status, 200);
+    assert.equal((await portal.request('/forms', { session: 'adele' })).status, 429);
   });
 });

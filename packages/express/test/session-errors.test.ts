@@ -45,12 +45,12 @@ describe('every SessionError of the sandbox through the middleware (docs/contrac
     const { code, status, retryable } = scenario;
     test(`SessionError ${code} reaches the browser as it is, with status ${status}, retryable ${retryable}${retryAfterOf[code] ? ' and Retry-After' : ''}`, async () => {
       sandbox.control.reset();
-      const portal = await mountMiddleware(watch, {
-        apiKey: fixtureKeys[scenario.apiKey ?? 'primary'],
-        baseUrl: sandbox.baseUrl,
-        resolveUser: () => scenario.user,
-      });
       try {
+        await using portal = await mountMiddleware(watch, {
+          apiKey: fixtureKeys[scenario.apiKey ?? 'primary'],
+          baseUrl: sandbox.baseUrl,
+          resolveUser: () => scenario.user,
+        });
         await scenario.setup?.(sandbox.control);
         const answer = await portal.mint(scenario.target);
         assert.equal(answer.status, status, answer.text);
@@ -67,7 +67,6 @@ describe('every SessionError of the sandbox through the middleware (docs/contrac
         assert.equal(answer.headers.get('x-ratelimit-limit'), null);
         assert.equal(answer.headers.get('x-ratelimit-remaining'), null);
       } finally {
-        await portal.close();
         sandbox.control.reset();
       }
     });

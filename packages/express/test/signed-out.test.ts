@@ -58,7 +58,7 @@ describe('a mint with nobody signed in (docs/contract.md#portal-codes)', () => {
 
   test("a form the cached list does not know yet is minted, and the service's refusal of a user-less request becomes sign_in_required", async () => {
     // The forms list the middleware reads leaves the microsoft form out, as if it were newer.
-    const stale = await mountMiddleware(watch, {
+    await using stale = await mountMiddleware(watch, {
       apiKey: sandbox.apiKey,
       baseUrl: sandbox.baseUrl,
       fetch: async (input, init) => {
@@ -68,133 +68,106 @@ describe('a mint with nobody signed in (docs/contract.md#portal-codes)', () => {
         return Response.json({ forms: body.forms.filter((form) => form.id !== forms.microsoft) });
       },
     });
-    try {
-      const mintsBefore = mintCount();
-      assertSignInRequired(await stale.mint({ kind: 'form', formId: forms.microsoft }));
-      assert.equal(mintCount() - mintsBefore, 1, 'the service was asked');
-    } finally {
-      await stale.close();
-    }
+    const mintsBefore = mintCount();
+    assertSignInRequired(await stale.mint({ kind: 'form', formId: forms.microsoft }));
+    assert.equal(mintCount() - mintsBefore, 1, 'the service was asked');
   });
 
   test('signed-out refusals count against the per-address limit: past it, they cost the service no read', async () => {
     // With no cache, telling whether a form needs a user reads the forms list every time.
-    const uncached = await mountMiddleware(watch, {
+    await using uncached = await mountMiddleware(watch, {
       apiKey: sandbox.apiKey,
       baseUrl: sandbox.baseUrl,
       limit: { mints: 2 },
       catalogue: { cacheTtlMs: 0 },
     });
-    try {
-      const statuses = [];
-      for (let i = 0; i < 6; i++) {
-        statuses.push((await uncached.mint({ kind: 'form', formId: forms.microsoft })).status);
-      }
-      assert.deepEqual(statuses, [401, 401, 429, 429, 429, 429]);
-      const reads = uncached.upstream.filter((call) => call.url.endsWith('/api/v1/forms'));
-      assert.equal(reads.length, 2, 'one forms-list read per counted attempt, none past the limit');
-    } finally {
-      await uncached.close();
+    const statuses = [];
+    for (let i = 0; i < 6; i++) {
+      statuses.push((await uncached.mint({ kind: 'form', formId: forms.microsoft })).status);
     }
+    assert.deepEqual(statuses, [401, 401, 429, 429, 429, 429]);
+    const reads = uncached.upstream.filter((call) => call.url.endsWith('/api/v1/forms'));
+    assert.equal(reads.length, 2, 'one forms-list read per counted attempt, none past the limit');
   });
 
   test("signed-out mints from many addresses share one count, so signed-in users keep the rest of the organisation's mints", async () => {
-    const shared = await mountMiddleware(
+    await using shared = await mountMiddleware(
       watch,
       { apiKey: sandbox.apiKey, baseUrl: sandbox.baseUrl, limit: { signedOutMints: 3 } },
       (app) => app.set('trust proxy', 'loopback'),
     );
-    try {
-      const mintsBefore = mintCount();
-      const statuses = [];
-      for (let i = 1; i <= 5; i++) {
-        const from = { headers: { 'x-forwarded-for': `203.0.113.${i}` } };
-        statuses.push((await shared.mint({ kind: 'form', formId: forms.open }, from)).status);
-      }
-      assert.deepEqual(statuses, [200, 200, 200, 429, 429]);
-      assert.equal(mintCount() - mintsBefore, 3, 'past the shared count, no mint goes upstream');
-      const refused = await shared.mint(
-        { kind: 'form', formId: forms.open },
-        { headers: { 'x-forwarded-for': '203.0.113.9' } },
-      );
-      assert.equal(SessionErrorBodySchema.parse(refused.body).error.code, 'rate_limited');
-      assert.match(refused.headers.get('retry-after') ?? '', /^[1-9]\d*$/);
-      // A form that needs a user is still told so: only a mint that goes upstream asks the count.
-      const signIn = await shared.mint(
-        { kind: 'form', formId: forms.microsoft },
-        { headers: { 'x-forwarded-for': '203.0.113.10' } },
-      );
-      assertSignInRequired(signIn);
-      const signedIn = await shared.mint(
-        { kind: 'form', formId: forms.open },
-        { session: 'adele' },
-      );
-      assert.equal(signedIn.status, 200, signedIn.text);
-    } finally {
-      await shared.close();
+    const mintsBefore = mintCount();
+    const statuses = [];
+    for (let i = 1; i <= 5; i++) {
+      const from = { headers: { 'x-forwarded-for': `203.0.113.${i}` } };
+      statuses.push((await shared.mint({ kind: 'form', formId: forms.open }, from)).status);
     }
+    assert.deepEqual(statuses, [200, 200, 200, 429, 429]);
+    assert.equal(mintCount() - mintsBefore, 3, 'past the shared count, no mint goes upstream');
+    const refused = await shared.mint(
+      { kind: 'form', formId: forms.open },
+      { headers: { 'x-forwarded-for': '203.0.113.9' } },
+    );
+    assert.equal(SessionErrorBodySchema.parse(refused.body).error.code, 'rate_limited');
+    assert.match(refused.headers.get('retry-after') ?? '', /^[1-9]\d*$/);
+    // A form that needs a user is still told so: only a mint that goes upstream asks the count.
+    const signIn = await shared.mint(
+      { kind: 'form', formId: forms.microsoft },
+      { headers: { 'x-forwarded-for': '203.0.113.10' } },
+    );
+    assertSignInRequired(signIn);
+    const signedIn = await shared.mint({ kind: 'form', formId: forms.open }, { session: 'adele' });
+    assert.equal(signedIn.status, 200, signedIn.text);
   });
 
   test('a plain 404 from a path the service does not have is invalid_request for a signed-out visitor too, not a call to sign in', async () => {
-    const wrongPath = await mountMiddleware(watch, {
+    await using wrongPath = await mountMiddleware(watch, {
       apiKey: sandbox.apiKey,
       baseUrl: sandbox.baseUrl,
       paths: { formSession: '/api/v1/designer-forms/{formId}/sessions' },
     });
-    try {
-      const answer = await wrongPath.mint({ kind: 'form', formId: forms.open });
-      assert.equal(answer.status, 400, answer.text);
-      assert.equal(SessionErrorBodySchema.parse(answer.body).error.code, 'invalid_request');
-    } finally {
-      await wrongPath.close();
-    }
+    const answer = await wrongPath.mint({ kind: 'form', formId: forms.open });
+    assert.equal(answer.status, 400, answer.text);
+    assert.equal(SessionErrorBodySchema.parse(answer.body).error.code, 'invalid_request');
   });
 
   test('a sign_in_required refusal does not spend the count signed-out mints share', async () => {
-    const shared = await mountMiddleware(watch, {
+    await using shared = await mountMiddleware(watch, {
       apiKey: sandbox.apiKey,
       baseUrl: sandbox.baseUrl,
       limit: { signedOutMints: 1, mints: 100 },
     });
-    try {
-      for (let i = 0; i < 3; i++) {
-        assertSignInRequired(await shared.mint({ kind: 'form', formId: forms.microsoft }));
-      }
-      const open = await shared.mint({ kind: 'form', formId: forms.open });
-      assert.equal(open.status, 200, open.text);
-    } finally {
-      await shared.close();
+    for (let i = 0; i < 3; i++) {
+      assertSignInRequired(await shared.mint({ kind: 'form', formId: forms.microsoft }));
     }
+    const open = await shared.mint({ kind: 'form', formId: forms.open });
+    assert.equal(open.status, 200, open.text);
   });
 
   test('while the forms list cannot be read, a signed-out mint costs the service one request, not two', async () => {
-    const fresh = await mountMiddleware(watch, {
+    await using fresh = await mountMiddleware(watch, {
       apiKey: sandbox.apiKey,
       baseUrl: sandbox.baseUrl,
     });
-    try {
-      const before = fresh.upstream.length;
-      // The next API request fails: the forms list read by the first signed-out mint.
-      sandbox.control.fail({ kind: 'error', code: 'internal_error', scope: 'api', count: 1 });
-      for (let i = 0; i < 3; i++) {
-        const answer = await fresh.mint({ kind: 'form', formId: forms.open });
-        assert.equal(answer.status, 200, answer.text);
-      }
-      const calls = fresh.upstream
-        .slice(before)
-        .map((call) => `${call.method} ${new URL(call.url).pathname}`);
-      assert.deepEqual(calls, [
-        'GET /api/v1/forms',
-        ...Array.from({ length: 3 }, () => `POST /api/v1/forms/${forms.open}/session`),
-      ]);
-    } finally {
-      await fresh.close();
+    const before = fresh.upstream.length;
+    // The next API request fails: the forms list read by the first signed-out mint.
+    sandbox.control.fail({ kind: 'error', code: 'internal_error', scope: 'api', count: 1 });
+    for (let i = 0; i < 3; i++) {
+      const answer = await fresh.mint({ kind: 'form', formId: forms.open });
+      assert.equal(answer.status, 200, answer.text);
     }
+    const calls = fresh.upstream
+      .slice(before)
+      .map((call) => `${call.method} ${new URL(call.url).pathname}`);
+    assert.deepEqual(calls, [
+      'GET /api/v1/forms',
+      ...Array.from({ length: 3 }, () => `POST /api/v1/forms/${forms.open}/session`),
+    ]);
   });
 
   test('a signed-out mint of a form that needs a user is sign_in_required before authorize is asked (which may expect a user)', async () => {
     let asked = 0;
-    const strict = await mountMiddleware(watch, {
+    await using strict = await mountMiddleware(watch, {
       apiKey: sandbox.apiKey,
       baseUrl: sandbox.baseUrl,
       // A portal's authorize that refuses (or would throw on) a request with nobody signed in.
@@ -203,12 +176,8 @@ describe('a mint with nobody signed in (docs/contract.md#portal-codes)', () => {
         return false;
       },
     });
-    try {
-      assertSignInRequired(await strict.mint({ kind: 'form', formId: forms.microsoft }));
-      assert.equal(asked, 0);
-    } finally {
-      await strict.close();
-    }
+    assertSignInRequired(await strict.mint({ kind: 'form', formId: forms.microsoft }));
+    assert.equal(asked, 0);
   });
 
   test('a resolveUser answer that names nobody ({clientId: undefined}, empty strings) is signed out, not one user shared by all', async () => {
@@ -217,21 +186,17 @@ describe('a mint with nobody signed in (docs/contract.md#portal-codes)', () => {
       { clientId: undefined, userIdentifier: undefined },
       { userIdentifier: '' },
     ]) {
-      const careless = await mountMiddleware(watch, {
+      await using careless = await mountMiddleware(watch, {
         apiKey: sandbox.apiKey,
         baseUrl: sandbox.baseUrl,
         resolveUser: () => nobody,
       });
-      try {
-        const mintsBefore = mintCount();
-        assertSignInRequired(await careless.mint({ kind: 'form', formId: forms.microsoft }));
-        assert.equal(mintCount(), mintsBefore, JSON.stringify(nobody));
-        assertSignInRequired(await careless.request('/forms'));
-        const open = await careless.mint({ kind: 'form', formId: forms.open });
-        assert.equal(MintResponseSchema.parse(open.body).provider, 'none', 'minted with no user');
-      } finally {
-        await careless.close();
-      }
+      const mintsBefore = mintCount();
+      assertSignInRequired(await careless.mint({ kind: 'form', formId: forms.microsoft }));
+      assert.equal(mintCount(), mintsBefore, JSON.stringify(nobody));
+      assertSignInRequired(await careless.request('/forms'));
+      const open = await careless.mint({ kind: 'form', formId: forms.open });
+      assert.equal(MintResponseSchema.parse(open.body).provider, 'none', 'minted with no user');
     }
   });
 
@@ -252,19 +217,15 @@ describe('the catalogue with nobody signed in', () => {
   });
 
   test('with catalogue.anonymous, lists only the designer forms that need no user', async () => {
-    const anonymous = await mountMiddleware(watch, {
+    await using anonymous = await mountMiddleware(watch, {
       apiKey: sandbox.apiKey,
       baseUrl: sandbox.baseUrl,
       catalogue: { anonymous: true },
     });
-    try {
-      const answer = await anonymous.request('/forms');
-      assert.equal(answer.status, 200, answer.text);
-      assert.deepEqual((answer.body as Catalogue).forms, [
-        { kind: 'form', formId: forms.open, name: 'Feedback', authType: 'none' },
-      ]);
-    } finally {
-      await anonymous.close();
-    }
+    const answer = await anonymous.request('/forms');
+    assert.equal(answer.status, 200, answer.text);
+    assert.deepEqual((answer.body as Catalogue).forms, [
+      { kind: 'form', formId: forms.open, name: 'Feedback', authType: 'none' },
+    ]);
   });
 });

@@ -54,7 +54,7 @@ for (const passOnStoreError of [true, false]) {
     timeout: 10_000,
   }, async () => {
     const silent = silentStore();
-    const portal = await mountMiddleware(watch, {
+    await using portal = await mountMiddleware(watch, {
       apiKey: sandbox.apiKey,
       baseUrl: sandbox.baseUrl,
       limit: {
@@ -96,7 +96,6 @@ for (const passOnStoreError of [true, false]) {
       });
     } finally {
       clock.uninstall();
-      await portal.close();
     }
   });
 }

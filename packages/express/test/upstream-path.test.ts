@@ -93,38 +93,33 @@ describe('form ids and slugs the browser names (docs/contract.md#form-ids)', () 
 describe('an upstream that refuses the request line or headers as too long', () => {
   for (const status of [414, 431]) {
     test(`an upstream ${status} with no body is invalid_request, not retryable, and no error log blames baseUrl`, async () => {
-      const upstream = await startFakeUpstream((req, res) => {
+      await using upstream = await startFakeUpstream((req, res) => {
         if (answerMe(req, res)) return;
         res.writeHead(status, { connection: 'close' }).end();
       });
-      const refused = await mountMiddleware(watch, {
+      await using refused = await mountMiddleware(watch, {
         apiKey: sandbox.apiKey,
         baseUrl: upstream.baseUrl,
         resolveUser: () => ({ clientId: fixtureIds.clients.contoso }),
       });
-      try {
-        const logsBefore = watch.logLines.length;
-        const answer = await refused.mint({
-          kind: 'form',
-          formId: 'f'.repeat(FORM_REF_MAX_LENGTH),
-        });
-        assert.equal(answer.status, 400, answer.text);
-        const { error } = SessionErrorBodySchema.parse(answer.body);
-        assert.equal(error.code, 'invalid_request');
-        assert.equal(error.retryable, false);
-        const logged = watch.logLines.slice(logsBefore);
-        assert.ok(
-          logged.every((line) => !line.message.includes('baseUrl')),
-          JSON.stringify(logged),
-        );
-        assert.ok(
-          upstream.requests.some((line) => line.startsWith('POST ')),
-          'the mint was sent',
-        );
-      } finally {
-        await refused.close();
-        await upstream.close();
-      }
+      const logsBefore = watch.logLines.length;
+      const answer = await refused.mint({
+        kind: 'form',
+        formId: 'f'.repeat(FORM_REF_MAX_LENGTH),
+      });
+      assert.equal(answer.status, 400, answer.text);
+      const { error } = SessionErrorBodySchema.parse(answer.body);
+      assert.equal(error.code, 'invalid_request');
+      assert.equal(error.retryable, false);
+      const logged = watch.logLines.slice(logsBefore);
+      assert.ok(
+        logged.every((line) => !line.message.includes('baseUrl')),
+        JSON.stringify(logged),
+      );
+      assert.ok(
+        upstream.requests.some((line) => line.startsWith('POST ')),
+        'the mint was sent',
+      );
     });
   }
 });

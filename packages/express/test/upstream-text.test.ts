@@ -217,18 +217,14 @@ describe('Retry-After towards the browser (docs/contract.md#retry-after)', () =>
   });
 
   test('the cap is the maxRetryAfterSeconds option', async () => {
-    const capped = await mountMiddleware(watch, {
+    await using capped = await mountMiddleware(watch, {
       apiKey: sandbox.apiKey,
       baseUrl: sandbox.baseUrl,
       maxRetryAfterSeconds: 10,
     });
-    try {
-      assert.equal(await retryAfterFor('86400', capped), '10');
-      assert.equal(await retryAfterFor('7', capped), '7');
-      // The 60 s a 429 without a wait of its own is told is capped too.
-      assert.equal(await rateLimitedWithoutWait(capped), '10');
-    } finally {
-      await capped.close();
-    }
+    assert.equal(await retryAfterFor('86400', capped), '10');
+    assert.equal(await retryAfterFor('7', capped), '7');
+    // The 60 s a 429 without a wait of its own is told is capped too.
+    assert.equal(await rateLimitedWithoutWait(capped), '10');
   });
 });

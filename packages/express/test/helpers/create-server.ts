@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net';
 import express, { type Express, type Router } from 'express';
 import { keepIdleConnections } from './idle-connections.js';
 
-export interface TestServer {
+/** Closed by `await using server = await createServer(...)`, or by `close()`. */
+export interface TestServer extends AsyncDisposable {
   /** The mounted middleware's URL, e.g. `http://127.0.0.1:41234/form-sessions`. */
   endpoint: string;
   close(): Promise<void>;
@@ -25,13 +26,11 @@ export async function createServer(
   keepIdleConnections(server);
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;
-  return {
-    endpoint: `http://127.0.0.1:${port}${mountPath}`,
-    close: async () => {
-      server.closeAllConnections();
-      await new Promise<void>((resolve, reject) =>
-        server.close((error) => (error ? reject(error) : resolve())),
-      );
-    },
+  const close = async () => {
+    server.closeAllConnections();
+    await new Promise<void>((resolve, reject) =>
+      server.close((error) => (error ? reject(error) : resolve())),
+    );
   };
+  return { endpoint: `http://127.0.0.1:${port}${mountPath}`, close, [Symbol.asyncDispose]: close };
 }

@@ -3,7 +3,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { keepIdleConnections } from './idle-connections.js';
 
-export interface FakeUpstream {
+/** Closed by `await using upstream = await startFakeUpstream(...)`, or by `close()`. */
+export interface FakeUpstream extends AsyncDisposable {
   baseUrl: string;
   /** Requests received, as `METHOD /path`, in order. */
   readonly requests: string[];
@@ -26,14 +27,11 @@ export async function startFakeUpstream(
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;
-  return {
-    baseUrl: `http://127.0.0.1:${port}`,
-    requests,
-    close: async () => {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
+  const close = async () => {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
   };
+  return { baseUrl: `http://127.0.0.1:${port}`, requests, close, [Symbol.asyncDispose]: close };
 }
 
 /** The Organisation a fake upstream answers on `GET /api/v1/me`. */

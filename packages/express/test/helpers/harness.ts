@@ -44,7 +44,11 @@ export interface Answer {
   body: unknown;
 }
 
-export interface MountedMiddleware {
+/**
+ * Closed by `await using portal = await mountMiddleware(...)` when the test's block ends, however
+ * it ends; `close()` is for a portal shared by the tests of a file (closed in `after`).
+ */
+export interface MountedMiddleware extends AsyncDisposable {
   server: TestServer;
   /** Every request the middleware sent upstream (through the real fetch). */
   upstream: UpstreamCall[];
@@ -145,6 +149,7 @@ export async function mountMiddleware(
     rawRequest,
     mint: (target, init = {}) => request(mintPath(target), { method: 'POST', ...init }),
     close: () => server.close(),
+    [Symbol.asyncDispose]: () => server.close(),
   };
 }
 
