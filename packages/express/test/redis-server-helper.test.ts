@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { connect } from 'node:net';
+import { once } from 'node:events';
+import { connect, createServer } from 'node:net';
 import { describe, test } from 'node:test';
+import { freePort, startRedis } from './helpers/redis-server.js';
 
 const helper = new URL('./helpers/redis-server.ts', import.meta.url).href;
 
@@ -48,7 +50,64 @@ async function assertGone(port: number) {
   assert.fail(`a redis-server still answers on ${port}`);
 }
 
+/** A port something else listens on (loopback, where redis-server binds), until `close`. */
+async function occupiedPort() {
+  const server = createServer().listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as { port: number };
+  return { port, close: () => new Promise((resolve) => server.close(resolve)) };
+}
+
 describe('the tests’ redis-server', () => {
+  test('a port taken between choosing it and starting redis-server on it: it starts on another one', async () => {
+    const taken = await occupiedPort();
+    const chosen: number[] = [];
+    try {
+      const redis = await startRedis({
+        // The first choice is the port taken meanwhile; the next one is free.
+        choosePort: async () => {
+          const port = chosen.length === 0 ? taken.port : await freePort();
+          chosen.push(port);
+          return port;
+        },
+      });
+      try {
+        assert.equal(chosen.length, 2, 'a second port was chosen once the first was in use');
+        assert.equal(redis.port, chosen[1]);
+        assert.equal(await redis.command('PING'), '+PONG');
+      } finally {
+        await redis.kill();
+      }
+    } finally {
+      await taken.close();
+    }
+  });
+
+  test('every port chosen in use: it gives up after a few attempts, naming the ports', async () => {
+    const taken = await occupiedPort();
+    let chosen = 0;
+    try {
+      // Started after all, it is stopped here: a failing test does not leave it running.
+      const outcome = await startRedis({
+        choosePort: async () => {
+          chosen += 1;
+          return taken.port;
+        },
+      }).then(
+        async (redis) => {
+          await redis.kill();
+          return `started on port ${redis.port}`;
+        },
+        (error: Error) => error.message,
+      );
+      assert.match(outcome, /in use/);
+      assert.ok(outcome.includes(`${taken.port}`), outcome);
+      assert.ok(chosen > 1 && chosen <= 5, `${chosen} attempts`);
+    } finally {
+      await taken.close();
+    }
+  });
+
   test('a run that dies of an uncaught error takes its redis-server along', async () => {
     const { port, code } = await runDying(`import { startRedis } from '${helper}';
       const redis = await startRedis();

@@ -32,7 +32,8 @@ const pdeathsig = (() => {
   }
 })();
 
-async function freePort(): Promise<number> {
+/** A loopback port nothing listened on a moment ago (closed again: anything may take it). */
+export async function freePort(): Promise<number> {
   const server = createServer().listen(0, '127.0.0.1');
   await once(server, 'listening');
   const { port } = server.address() as { port: number };
@@ -40,11 +41,40 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-/** Starts `redis-server --port <free> --bind 127.0.0.1 --save '' --appendonly no`, ready to answer. */
-export async function startRedis(): Promise<RedisServer> {
-  const port = await freePort();
-  let child = await launch(port);
-  const server: RedisServer = {
+export interface StartRedisOptions {
+  /** Where each attempt's port comes from; a free loopback port by default. */
+  choosePort?: () => Promise<number>;
+}
+
+/** How many ports `startRedis` tries when the one it chose is taken before redis-server binds it. */
+const portAttempts = 5;
+
+/**
+ * Starts `redis-server --port <free> --bind 127.0.0.1 --save '' --appendonly no`, ready to answer.
+ * The free port is closed again before redis-server binds it: when something else takes it in
+ * between (redis-server says so, and exits), it starts again on another port, a few times.
+ */
+export async function startRedis({
+  choosePort = freePort,
+}: StartRedisOptions = {}): Promise<RedisServer> {
+  const inUse: number[] = [];
+  for (let attempt = 1; attempt <= portAttempts; attempt++) {
+    const port = await choosePort();
+    try {
+      return started(port, await launch(port));
+    } catch (error) {
+      if (!(error instanceof PortInUse)) throw error;
+      inUse.push(port);
+    }
+  }
+  throw new Error(
+    `redis-server could not start: each port it was given was in use (${inUse.join(', ')}), ${portAttempts} attempts`,
+  );
+}
+
+function started(port: number, first: ChildProcess): RedisServer {
+  let child = first;
+  return {
     url: `redis://127.0.0.1:${port}`,
     port,
     kill: () => stop(child),
@@ -56,7 +86,13 @@ export async function startRedis(): Promise<RedisServer> {
     resume: () => child.kill('SIGCONT'),
     command: (...args) => send(port, args),
   };
-  return server;
+}
+
+/** redis-server said that something else listens on its port, and exited. */
+class PortInUse extends Error {
+  constructor(port: number) {
+    super(`redis-server could not listen on port ${port}: it is in use`);
+  }
 }
 
 async function launch(port: number): Promise<ChildProcess> {
@@ -75,12 +111,35 @@ async function launch(port: number): Promise<ChildProcess> {
       `${binary} could not start (${(error as Error).message}): install redis-server or set REDIS_SERVER`,
     );
   });
-  // It says when it listens; the rest of its log is read and dropped, so its pipe never fills.
+  // It says when it listens, or why it cannot; the rest of its log is read and dropped, so its
+  // pipe never fills. The last lines are kept for the error when it exits before it is ready.
+  const lastLines: string[] = [];
+  let portInUse = false;
   const ready = new Promise<void>((resolve) => {
     createInterface({ input: child.stdout as NodeJS.ReadableStream }).on('line', (line) => {
       if (/Ready to accept connections/.test(line)) resolve();
+      if (/Address already in use/.test(line)) portInUse = true;
+      lastLines.push(line);
+      if (lastLines.length > 5) lastLines.shift();
     });
   });
+  // 'close' comes after 'exit', once its output has been read to the end.
+  const exited = new Promise<never>((_resolve, reject) => {
+    child.once('close', (code, signal) => {
+      const said =
+        lastLines.length > 0
+          ? `:\n${lastLines.join('\n')}`
+          : ', saying nothing: install redis-server or set REDIS_SERVER';
+      const how = signal ?? `code ${code}`;
+      reject(
+        portInUse
+          ? new PortInUse(port)
+          : new Error(`${binary} on port ${port} exited (${how}) before it was ready${said}`),
+      );
+    });
+  });
+  // After a start that succeeded, this settles when the server is stopped: not unhandled then.
+  exited.catch(() => {});
   // A deadline for a failure, never waited out when the server starts.
   let deadline: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_resolve, reject) => {
@@ -90,7 +149,7 @@ async function launch(port: number): Promise<ChildProcess> {
     }, startDeadlineMs);
   });
   try {
-    await Promise.race([ready, failed, late]);
+    await Promise.race([ready, failed, exited, late]);
   } finally {
     clearTimeout(deadline);
   }
