@@ -1,4 +1,4 @@
-// The project setups: every package packed once, then five small partner projects, each in a
+// The project setups: every package packed once, then six small partner projects, each in a
 // fresh folder with only the tarballs and public packages installed, built, type-checked and
 // run. Run by `npm run test:setups` (after `npm run build`, as `npm test` does).
 import assert from 'node:assert/strict';
@@ -27,7 +27,14 @@ function project(name: string): Promise<Project> {
   }
   return installing;
 }
-for (const name of ['express5-esm', 'react19', 'vite-bundler', 'express4-cjs', 'static-html']) {
+for (const name of [
+  'express5-esm',
+  'react19',
+  'vite-bundler',
+  'express4-cjs',
+  'static-html',
+  'sandbox-types',
+]) {
   project(name).catch(() => {}); // the setup's own test reports the failure
 }
 
@@ -59,9 +66,16 @@ const attwExclusions: Record<string, string[]> = {
 
 describe('published packages', { concurrency: 2 }, () => {
   for (const tarball of tarballs) {
-    test(`${tarball.name}: publint (strict) and attw find no problem in the tarball`, async (t) => {
+    test(`${tarball.name}: npm publish, publint (strict) and attw find no problem in the tarball`, async (t) => {
       t.diagnostic(`${tarball.size} B packed, ${tarball.unpackedSize} B unpacked`);
       const run = promisify(execFile);
+      // npm pack keeps what npm publish corrects, or drops (a `bin` it reads as invalid); and
+      // npm publish corrects only a package folder, not a tarball, so it runs in the workspace.
+      const folder = join(repositoryRoot, 'packages', tarball.name.replace('@form-embed/', ''));
+      const publish = await run('npm', ['publish', '--dry-run', '--ignore-scripts'], {
+        cwd: folder,
+      });
+      assert.doesNotMatch(publish.stderr, /auto-corrected|errors corrected/, publish.stderr);
       const publint = await run(bin('publint'), ['run', tarball.path, '--strict']);
       assert.match(publint.stdout, /All good!/, publint.stdout);
       const attw = await run(bin('attw'), [
@@ -138,6 +152,12 @@ describe('project setups', { concurrency: 2, timeout: 240_000 }, () => {
   test('5 static-html: a static page with only the no-bundler file and the German pack frames a form titled in German', async () => {
     const page = await project('static-html');
     await expectPage(page, page.dir, '/index.html', ['#session'], ['Eingebettetes Formular']);
+  });
+  test('6 sandbox-types: a test harness with no Express types (skipLibCheck off) type-checks the sandbox and runs it in-process', async () => {
+    const harness = await project('sandbox-types');
+    await harness.run('npm', ['run', 'build']);
+    const output = await harness.run('node', ['dist/harness.js']);
+    assert.match(output, /\{"status":200,"formsOrigin":"http:\/\/127\.0\.0\.1:\d+"\}/);
   });
 });
 

@@ -12,11 +12,10 @@ import { sendError } from './api-errors.js';
 import { isSessionRoute, matchRoute } from './api-routes.js';
 import { authenticate } from './authenticate.js';
 import type { SandboxControl } from './control.js';
+import { CONTROL_PATH } from './control-path.js';
 import { controlRouter } from './control-router.js';
 import type { SandboxState } from './sandbox-state.js';
 import { sleep } from './sleep.js';
-
-export const CONTROL_PATH = '/__sandbox/control';
 
 export function createApiApp(state: SandboxState, control: SandboxControl): express.Express {
   const app = express();

@@ -5,25 +5,7 @@
  * answers only loopback `Host` names and, from a browser, only the origins it was given.
  */
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-
-const HOST_HEADER = /^(?:\[[0-9a-f:.]+\]|[a-z0-9.-]+)(?::\d{1,5})?$/i;
-
-/** localhost, *.localhost, 127.0.0.0/8 and [::1], with any port. */
-export function isLoopbackHost(host: string | undefined): boolean {
-  if (!host || !HOST_HEADER.test(host)) return false;
-  let hostname: string;
-  try {
-    hostname = new URL(`http://${host}`).hostname;
-  } catch {
-    return false;
-  }
-  return (
-    hostname === 'localhost' ||
-    hostname.endsWith('.localhost') ||
-    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname) ||
-    hostname === '[::1]'
-  );
-}
+import { isLoopbackHost } from './loopback-host.js';
 
 export function loopbackHostOnly(): RequestHandler {
   return function loopbackHostOnly(req: Request, res: Response, next: NextFunction) {

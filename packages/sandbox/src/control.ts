@@ -1,7 +1,7 @@
-import type { EmbedOriginKind } from './embed-origin-app.js';
 import type { FaultScope, FaultSpec } from './faults.js';
 import { apiKeys } from './fixtures.js';
 import { type MicrosoftConnection, parseMicrosoftConnection } from './microsoft-connection.js';
+import type { EmbedOriginKind } from './page-forms.js';
 import type { LimitKind } from './rate-limits.js';
 import type { EmbedOrigins, SandboxState } from './sandbox-state.js';
 import type { StoreStats } from './session-store.js';

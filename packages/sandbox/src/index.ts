@@ -1,8 +1,6 @@
 export { defaultServicePaths, expandPath, type ServicePaths } from '@form-embed/protocol';
-export { CONTROL_PATH } from './api-app.js';
 export type { SandboxControl } from './control.js';
-export { isLoopbackHost } from './control-access.js';
-export type { EmbedOriginKind } from './embed-origin-app.js';
+export { CONTROL_PATH } from './control-path.js';
 export type { Fault, FaultScope, FaultSpec } from './faults.js';
 export {
   API_KEY_PREFIX,
@@ -10,8 +8,10 @@ export {
   fixtureIds,
   fixtureKeys,
 } from './fixtures.js';
+export { isLoopbackHost } from './loopback-host.js';
 export type { MicrosoftConnection } from './microsoft-connection.js';
 export type { RateLimit, SandboxLimits, SandboxOptions } from './options.js';
+export type { EmbedOriginKind } from './page-forms.js';
 export type { LimitKind } from './rate-limits.js';
 export type { EmbedOrigins } from './sandbox-state.js';
 export { type Scenario, scenarios } from './scenarios.js';

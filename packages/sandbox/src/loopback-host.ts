@@ -1,0 +1,20 @@
+// Apart from the middleware that uses it, so that the public types need no Express types.
+
+const HOST_HEADER = /^(?:\[[0-9a-f:.]+\]|[a-z0-9.-]+)(?::\d{1,5})?$/i;
+
+/** localhost, *.localhost, 127.0.0.0/8 and [::1], with any port. */
+export function isLoopbackHost(host: string | undefined): boolean {
+  if (!host || !HOST_HEADER.test(host)) return false;
+  let hostname: string;
+  try {
+    hostname = new URL(`http://${host}`).hostname;
+  } catch {
+    return false;
+  }
+  return (
+    hostname === 'localhost' ||
+    hostname.endsWith('.localhost') ||
+    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname) ||
+    hostname === '[::1]'
+  );
+}
