@@ -7,7 +7,10 @@ import { fixtureIds } from '@form-embed/sandbox';
  */
 export interface Persona {
   label: string;
-  /** What the sandbox answers for this person, shown next to the choice. */
+  /**
+   * Who this person is and what the sandbox answers for them, shown under the choice: the label
+   * stays short enough for the console's side panel.
+   */
   expect: string;
   user: FormSessionUser | undefined;
 }
@@ -16,18 +19,18 @@ const { clients, tenants, users } = fixtureIds;
 
 export const personas = {
   adele: {
-    label: 'Adele Vance, Contoso (Microsoft)',
-    expect: 'signs in on Microsoft and Core forms',
+    label: 'Adele Vance, Contoso',
+    expect: 'Microsoft account: signs in on Microsoft and Core forms',
     user: { microsoftTenantId: tenants.contoso, userIdentifier: users.adele },
   },
   alex: {
-    label: 'Alex Wilber, Contoso (Google Workspace)',
-    expect: 'signs in on Google forms',
+    label: 'Alex Wilber, Contoso',
+    expect: 'Google Workspace account: signs in on Google forms',
     user: { clientId: clients.contoso, userIdentifier: users.alex },
   },
   megan: {
-    label: 'Megan Bowen, Fabrikam (Microsoft)',
-    expect: 'Core form "Mailbox access" is withdrawn for Fabrikam',
+    label: 'Megan Bowen, Fabrikam',
+    expect: 'Microsoft account: Core form "Mailbox access" is withdrawn for Fabrikam',
     user: { clientId: clients.fabrikam, userIdentifier: users.megan },
   },
   anonymous: {
@@ -36,23 +39,23 @@ export const personas = {
     user: undefined,
   },
   ghost: {
-    label: 'Ghost, Contoso (not in the directory)',
-    expect: 'user_not_found',
+    label: 'Ghost, Contoso',
+    expect: 'not in the directory: user_not_found',
     user: { microsoftTenantId: tenants.contoso, userIdentifier: users.ghost },
   },
   lee: {
-    label: 'Lee Gu, Litware (connection may not read users)',
-    expect: 'microsoft_permission_denied',
+    label: 'Lee Gu, Litware',
+    expect: 'the connection may not read users: microsoft_permission_denied',
     user: { clientId: clients.litware, userIdentifier: users.lee },
   },
   northwind: {
-    label: 'Someone at Northwind (client with no Microsoft tenant)',
-    expect: 'client_not_connected',
+    label: 'Someone at Northwind',
+    expect: 'a client with no Microsoft tenant: client_not_connected',
     user: { clientId: clients.northwind, userIdentifier: users.sam },
   },
   stranger: {
-    label: 'Someone from a tenant nobody manages',
-    expect: 'tenant_not_connected',
+    label: 'Someone at another tenant',
+    expect: 'a tenant nobody manages: tenant_not_connected',
     user: { microsoftTenantId: tenants.unknown, userIdentifier: users.unknownDomain },
   },
 } satisfies Record<string, Persona>;

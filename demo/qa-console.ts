@@ -94,11 +94,21 @@ async function loadCatalogue() {
     return;
   }
   const { forms } = (await answer.json()) as Catalogue;
+  // The kind of form heads a group of options, so that each option (and the side panel) holds
+  // the form's name alone.
+  const groups = new Map<string, HTMLOptGroupElement>();
   for (const entry of forms) {
     const value = entry.kind === 'form' ? `form:${entry.formId}` : `core:${entry.slug}`;
-    const signIn = { microsoft: 'Microsoft sign-in', google: 'Google sign-in', none: 'no sign-in' };
-    const kind = entry.kind === 'form' ? signIn[entry.authType] : 'Core form';
-    formSelect.add(new Option(`${entry.name} (${kind})`, value));
+    const signIn = { microsoft: 'Microsoft sign-in', google: 'Google sign-in', none: 'No sign-in' };
+    const kind = entry.kind === 'form' ? signIn[entry.authType] : 'Core forms';
+    let group = groups.get(kind);
+    if (!group) {
+      group = document.createElement('optgroup');
+      group.label = kind;
+      groups.set(kind, group);
+      formSelect.append(group);
+    }
+    group.append(new Option(entry.name, value));
   }
   embed(formSelect.value, formSelect.selectedOptions[0]?.text ?? 'Embedded form');
 }

@@ -37,3 +37,43 @@ for (const path of pages) {
     );
   });
 }
+
+for (const width of [1280, 390]) {
+  test.describe(`at ${width} px`, () => {
+    test.use({ viewport: { width, height: width > 1000 ? 800 : 844 } });
+
+    test('the console shows every persona and catalogue choice, and the Embed box its example, in full', async ({
+      page,
+      demo,
+    }) => {
+      await page.goto(demo.url);
+      await expect(page.locator('#embed-slot form-embed')).toHaveAttribute('state', 'framed');
+      for (const id of ['persona', 'form']) {
+        // A select as wide as it needs to be, with only that option: any wider one is cut off.
+        const cut = await page.locator(`#${id}`).evaluate((select: HTMLSelectElement) =>
+          [...select.options].flatMap(({ text }) => {
+            const probe = document.createElement('select');
+            probe.style.width = 'auto';
+            probe.add(new Option(text));
+            select.after(probe);
+            const needs = probe.getBoundingClientRect().width;
+            probe.remove();
+            return needs > select.getBoundingClientRect().width ? [text] : [];
+          }),
+        );
+        expect(cut, `options of #${id} cut off`).toEqual([]);
+      }
+      const box = page.locator('#form-other');
+      const cut = await box.evaluate((input: HTMLInputElement) => {
+        const { font, paddingLeft, paddingRight } = getComputedStyle(input);
+        const context = document.createElement('canvas').getContext('2d');
+        if (!context) return 'no canvas';
+        context.font = font;
+        const room =
+          input.clientWidth - Number.parseFloat(paddingLeft) - Number.parseFloat(paddingRight);
+        return context.measureText(input.placeholder).width > room ? input.placeholder : '';
+      });
+      expect(cut, 'placeholder of the Embed box cut off').toBe('');
+    });
+  });
+}
