@@ -75,5 +75,17 @@ for (const width of [1280, 390]) {
       });
       expect(cut, 'placeholder of the Embed box cut off').toBe('');
     });
+
+    test('the lazy page tells on its first screen to scroll down', async ({ page, demo }) => {
+      await page.goto(`${demo.url}/lazy.html`);
+      const hint = page.locator('.tall-spacer');
+      await expect(hint).toContainText('Scroll down');
+      const bottom = await hint.evaluate((spacer) => {
+        const range = document.createRange();
+        range.selectNodeContents(spacer);
+        return range.getBoundingClientRect().bottom;
+      });
+      expect(bottom).toBeLessThanOrEqual(page.viewportSize()?.height ?? 0);
+    });
   });
 }
