@@ -87,5 +87,17 @@ for (const width of [1280, 390]) {
       });
       expect(bottom).toBeLessThanOrEqual(page.viewportSize()?.height ?? 0);
     });
+
+    test('the result of a sandbox control shows on the screen the control was used on', async ({
+      page,
+      demo,
+    }) => {
+      await page.goto(demo.url);
+      // The controls answer clicks once the console has asked the sandbox what is armed.
+      await expect(page.getByText('Armed failures: none.')).toBeVisible();
+      await page.getByRole('button', { name: 'Expire the session now' }).click();
+      const result = page.getByRole('status').filter({ hasText: 'Done: expire-sessions' });
+      await expect(result).toBeInViewport();
+    });
   });
 }
