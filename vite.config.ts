@@ -4,11 +4,11 @@ import { defaultClientConditions, defineConfig } from 'vite';
 const demo = (page: string) => fileURLToPath(new URL(`./demo/${page}`, import.meta.url));
 
 // The demo portal's pages. In development `demo/server.ts` serves them through Vite's middleware;
-// the `source` condition makes `@form-embed/*` resolve to each package's TypeScript sources.
+// the `@form-embed/source` condition makes `@form-embed/*` resolve to each package's TypeScript sources.
 export default defineConfig({
   root: demo(''),
   appType: 'mpa',
-  resolve: { conditions: ['source', ...defaultClientConditions] },
+  resolve: { conditions: ['@form-embed/source', ...defaultClientConditions] },
   build: {
     outDir: fileURLToPath(new URL('./dist/demo', import.meta.url)),
     emptyOutDir: true,

@@ -1,5 +1,5 @@
 /**
- * `node --conditions=source --import tsx bench/ab-connect.ts <checkout> <checkout>…`: times
+ * `node --conditions=@form-embed/source --import tsx bench/ab-connect.ts <checkout> <checkout>…`: times
  * connect-to-src over a plain fetch, and over the frame floor, for the element bundle of each
  * checkout (a path to a clone or worktree of this repository, with its node_modules), run by
  * run in turn on the same bench portal and sandbox, so that load on the machine falls on all

@@ -1,5 +1,5 @@
 /**
- * `node --conditions=source --import tsx bench/trace-connect.ts`: where the time of "connect
+ * `node --conditions=@form-embed/source --import tsx bench/trace-connect.ts`: where the time of "connect
  * <form-embed> to iframe src set" goes. On the bench portal and sandbox (own processes), it times
  * the runs the bench times (connect, a plain fetch of the same mint endpoint, the frame floor), then
  * records a Chromium trace of a few connects and prints the renderer main thread's work from

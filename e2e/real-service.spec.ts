@@ -19,7 +19,7 @@ interface Started {
 function npmStart(env: Record<string, string>): Started {
   const child = spawn(
     process.execPath,
-    ['--conditions=source', '--import', 'tsx', 'demo/start.ts'],
+    ['--conditions=@form-embed/source', '--import', 'tsx', 'demo/start.ts'],
     {
       cwd: root,
       env: { ...process.env, PORT: '0', ...env },

@@ -1,4 +1,4 @@
-// `node --conditions=source --import tsx --test-reporter=spec scripts/test-files.mjs test/*.test.ts`:
+// `node --conditions=@form-embed/source --import tsx --test-reporter=spec scripts/test-files.mjs test/*.test.ts`:
 // runs the named test files in this one process, one after another, as `node --test
 // --test-concurrency=1` would. Node 20's `node --test` starts a process per file, each loading tsx
 // and the package again: about a second a file, most of a package's test time on two cores.

@@ -59,7 +59,7 @@ const commonJsAsModules = {
 
 export default {
   files: ['test/**/*.test.ts', '!test/**/*.node.test.ts'],
-  nodeResolve: { exportConditions: ['source', 'browser', 'development'] },
+  nodeResolve: { exportConditions: ['@form-embed/source', 'browser', 'development'] },
   plugins: [
     commonJsAsModules,
     esbuildPlugin({ ts: true, target: 'es2022', tsconfig: '../../tsconfig.base.json' }),

@@ -32,7 +32,7 @@ export async function bundleForBrowsers(
     platform: 'browser',
     target: 'es2022',
     // The workspace's sources: the same code the packages' dist holds, without a build order.
-    conditions: ['source'],
+    conditions: ['@form-embed/source'],
     write: false,
     metafile: true,
     logLevel: 'warning',
@@ -85,7 +85,7 @@ export async function bundleDefineForDevelopment({ write = false } = {}) {
     format: 'esm',
     platform: 'browser',
     target: 'es2022',
-    conditions: ['development', 'source'],
+    conditions: ['development', '@form-embed/source'],
     write: false,
     metafile: true,
     logLevel: 'warning',

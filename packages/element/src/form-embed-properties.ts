@@ -39,7 +39,7 @@ export class FormEmbedProperties extends ReactiveElement {
   }
 
   // Declared only: a class field would shadow the accessor Lit puts on the prototype wherever the
-  // source is compiled with standard class fields (a bundler resolving the `source` condition).
+  // source is compiled with standard class fields (a bundler resolving the `@form-embed/source` condition).
   /** The designer form to frame (`form-id`). */
   declare formId?: string;
   /** The Core form to frame (`core-slug`). */

@@ -31,7 +31,7 @@ describe('entries', () => {
         metafile: true,
         format: 'esm',
         platform: 'browser',
-        conditions: ['source'],
+        conditions: ['@form-embed/source'],
         absWorkingDir: packageDir,
         logLevel: 'silent',
       });
@@ -65,12 +65,12 @@ describe('entries', () => {
     '@form-embed/element/react',
   ]) {
     test(`${name}: the development condition runs the warnings before the element registers; without it there are none`, async () => {
-      const development = await modulesRun(name, ['development', 'source']);
+      const development = await modulesRun(name, ['development', '@form-embed/source']);
       const warnings = development.indexOf('src/dev/warnings.ts');
       const registers = development.indexOf('src/define.ts');
       assert.ok(warnings >= 0, `no warnings in ${development.join(', ')}`);
       assert.ok(registers === -1 || warnings < registers, development.join(', '));
-      const production = await modulesRun(name, ['source']);
+      const production = await modulesRun(name, ['@form-embed/source']);
       assert.ok(production.includes('src/form-embed-element.ts'), production.join(', '));
       assert.ok(!production.some((path) => path.includes('src/dev/')), production.join(', '));
     });
@@ -85,7 +85,7 @@ describe('entries', () => {
         write: false,
         format: 'esm',
         platform: 'browser',
-        conditions: ['source'],
+        conditions: ['@form-embed/source'],
         external: ['react'],
         tsconfigRaw: '{}',
         logLevel: 'silent',

@@ -39,7 +39,7 @@ const bundled = (async () => {
     platform: 'node',
     format: 'esm',
     target: 'node20',
-    conditions: ['source'],
+    conditions: ['@form-embed/source'],
     // Express and its dependencies are CommonJS: their require() of Node's modules needs one.
     banner: {
       js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",

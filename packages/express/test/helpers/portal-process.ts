@@ -27,10 +27,14 @@ export async function startPortalProcess(
   watch: SecretWatch,
   env: Record<string, string>,
 ): Promise<PortalProcess> {
-  const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', script], {
-    env: { ...process.env, ...env },
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--conditions=@form-embed/source', '--import', 'tsx', script],
+    {
+      env: { ...process.env, ...env },
+      stdio: ['pipe', 'pipe', 'inherit'],
+    },
+  );
   const logs: LogLine[] = [];
   const logEvents = new EventEmitter();
   const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
