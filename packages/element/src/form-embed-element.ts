@@ -226,6 +226,8 @@ export class FormEmbedElement extends FormEmbedProperties {
   #mayRemint() {
     if (this.#remints()) return true;
     this.#run?.abort();
+    // Try again is a person's choice to start over: the remints it leads to are counted afresh.
+    this.#remints = remintBound();
     this.#set('failed', 'storm', 'retry');
     this.#status.handOver();
   }

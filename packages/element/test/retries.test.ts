@@ -151,6 +151,27 @@ describe('<form-embed> retries', () => {
     expect(statusOf(element).textContent).to.contain(messages.storm);
   });
 
+  it('Try again after the bound stopped the element counts remints afresh: the next is not stopped at once', async () => {
+    const { element, calls, clock } = await mountFramed();
+    for (let i = 1; i <= 5; i++) {
+      post(errorMessage(), embedOrigin, frameOf(element)?.contentWindow ?? null);
+      calls[i]?.resolve(session());
+      await settle(element);
+      await clock.tick(1_000);
+    }
+    expect(element.state).to.equal('failed');
+    statusOf(element).querySelector('button')?.click();
+    calls[5]?.resolve(session());
+    await settle(element);
+    expect(element.state).to.equal('framed');
+    post(errorMessage(), embedOrigin, frameOf(element)?.contentWindow ?? null);
+    await settle(element);
+    expect(calls).to.have.length(7);
+    calls[6]?.resolve(session());
+    await settle(element);
+    expect(element.state).to.equal('framed');
+  });
+
   it('a frame that answers error every 25 s is stopped after 4 remints too', async () => {
     const { element, calls, clock } = await mountFramed();
     for (let i = 1; i <= 8; i++) {
