@@ -22,6 +22,9 @@ const RATE_LIMIT_WINDOW_SECONDS = 60;
 /** The most characters of an upstream code or message that reach a log line. */
 const LOGGED_TEXT_MAX = 500;
 
+/** Characters a log line does not show as themselves: control, format, line and paragraph separators. */
+const INVISIBLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu;
+
 /**
  * Turns the service's failed answers into the SessionErrors the browser gets. A code of the
  * contract's table keeps the table's status and retryable (docs/contract.md#session-errors); a
@@ -173,10 +176,17 @@ export class UpstreamErrors {
     }
   }
 
-  /** What the service said, fit for a log line: no key, no control characters (a line break
-   * would let an upstream text forge a line of its own), and not too long. The key is cut out
-   * again once they are dropped, so that one written with a control character inside is too. */
+  /**
+   * What the service said, fit for a log line: not too long, no key, and no control, format or
+   * line-separator character (a line break would let an upstream text forge a line of its own),
+   * each one a space. A key written with such characters inside shows only once they are gone:
+   * then the text is logged without them, the key cut out.
+   */
   #clean(text: string): string {
-    return this.#redact(this.#redact(text).replace(/\p{Cc}/gu, '')).slice(0, LOGGED_TEXT_MAX);
+    const redacted = this.#redact(text);
+    const joined = redacted.replace(INVISIBLE, '');
+    const rejoined = this.#redact(joined);
+    const clean = rejoined === joined ? redacted.replace(INVISIBLE, ' ') : rejoined;
+    return clean.slice(0, LOGGED_TEXT_MAX);
   }
 }

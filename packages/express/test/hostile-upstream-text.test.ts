@@ -62,6 +62,27 @@ describe('a service that echoes what it should not (docs/contract.md#session-err
     assert.equal(details.match(/\[redacted\]/g)?.length, 2, details);
   });
 
+  test('the key written with invisible characters inside (control, zero-width, soft hyphen, line separator) is redacted', async () => {
+    const split = ['\u0000', '\u200b', '\u00ad', '\u2028'].map(
+      (inside) => `${apiKey.slice(0, 9)}${inside}${apiKey.slice(9)}`,
+    );
+    for (const written of split) {
+      const { logged } = await refusalOf({ code: 'user_not_found', message: `key ${written} end` });
+      const details = JSON.stringify(logged.map((line) => line.details));
+      assert.ok(!details.includes(apiKey.slice(9)), details);
+      assert.match(details, /key \[redacted\] end/, details);
+    }
+  });
+
+  test('line breaks, tabs and Unicode line separators in what the service says are logged as spaces', async () => {
+    const { logged } = await refusalOf({
+      code: 'user_not_found',
+      message: 'is required\nfield "email"\tis invalid\u2028ERROR forged',
+    });
+    const details = JSON.stringify(logged.map((line) => line.details));
+    assert.ok(details.includes('is required field \\"email\\" is invalid ERROR forged'), details);
+  });
+
   test('a line break in what the service says cannot forge a log line of its own', async () => {
     const forged = 'x\nERROR [form-embed] forged line';
     const { answer, logged } = await refusalOf({ code: forged, message: `m\r\n${forged}` });
