@@ -208,14 +208,15 @@ async function showArmed() {
     : undefined;
   if (asked !== armedAsks) return; // a later look has begun: its answer is the newer one
   const left = faults?.session;
-  if (left === undefined) {
-    armed.textContent = 'Armed failures: unknown (the sandbox did not say).';
-    return;
-  }
-  armed.textContent =
-    left === 0
-      ? 'Armed failures: none.'
-      : `Armed failures: ${left} (the next ${left === 1 ? 'mint fails' : `${left} mints fail`}).`;
+  const text =
+    left === undefined
+      ? 'Armed failures: unknown (the sandbox did not say).'
+      : left === 0
+        ? 'Armed failures: none.'
+        : `Armed failures: ${left} (the next ${left === 1 ? 'mint fails' : `${left} mints fail`}).`;
+  // Written only when it changes: a live region rewritten each second may be read out each time.
+  if (armed.textContent !== text) armed.textContent = text;
+  if (left === undefined) return;
   // Mints on the other demo pages, or in another tab, use them up too: look again while any is left.
   if (left > 0) armedPoll = setTimeout(showArmed, 1_000);
 }
@@ -298,5 +299,6 @@ for (const button of document.querySelectorAll<HTMLButtonElement>('[data-action]
   button.addEventListener('click', () => actions[button.dataset.action ?? '']?.());
 }
 
-if (config.mode === 'sandbox') await showArmed();
+// Not awaited: the form is embedded even while the sandbox has yet to say what is armed.
+if (config.mode === 'sandbox') void showArmed();
 await loadCatalogue();

@@ -99,5 +99,29 @@ for (const width of [1280, 390]) {
       const result = page.getByRole('status').filter({ hasText: 'Done: expire-sessions' });
       await expect(result).toBeInViewport();
     });
+
+    test('a control reached with Tab is never under the result strip', async ({ page, demo }) => {
+      await page.setViewportSize({ width, height: 720 });
+      await page.goto(demo.url);
+      await expect(page.getByText('Armed failures: none.')).toBeVisible();
+      const expire = page.getByRole('button', { name: 'Expire the session now' });
+      await expire.click();
+      await expect(page.locator('#control-result')).toHaveText('Done: expire-sessions');
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await expire.focus();
+      const covered: string[] = [];
+      for (let step = 0; step < 12; step++) {
+        await page.keyboard.press('Tab');
+        // What a click on the middle of the focused control would hit.
+        const hidden = await page.evaluate(() => {
+          const focused = document.activeElement as HTMLElement;
+          const { left, top, width: w, height: h } = focused.getBoundingClientRect();
+          const hit = document.elementFromPoint(left + w / 2, top + h / 2);
+          return hit?.closest('#control-result') ? focused.textContent?.trim() || focused.id : '';
+        });
+        if (hidden) covered.push(hidden);
+      }
+      expect(covered).toEqual([]);
+    });
   });
 }

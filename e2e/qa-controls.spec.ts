@@ -66,3 +66,35 @@ test('the Arm control shows how many failures are armed, counting down as mints 
   await expect(element).toHaveAttribute('state', 'framed');
   await expect(armed).toHaveText('Armed failures: none.');
 });
+
+test('the armed count, looked up each second, is written only when it changes', async ({
+  page,
+  demo,
+}) => {
+  await page.clock.install();
+  let looks = 0;
+  page.on('requestfinished', (request) => {
+    if (request.url().endsWith('/demo/control/stats')) looks += 1;
+  });
+  await page.goto(demo.url);
+  const armed = page.getByRole('status').filter({ hasText: 'Armed failures' });
+  await expect(armed).toHaveText('Armed failures: none.');
+  await page.selectOption('#fail-code', 'user_not_found');
+  await page.getByRole('button', { name: 'Arm', exact: true }).click();
+  await expect(armed).toHaveText('Armed failures: 1 (the next mint fails).');
+  // A live region rewritten with the same words may be read out again, each second.
+  await armed.evaluate((region) => {
+    (window as { rewrites?: number }).rewrites = 0;
+    new MutationObserver((records) => {
+      (window as { rewrites?: number }).rewrites =
+        ((window as { rewrites?: number }).rewrites ?? 0) + records.length;
+    }).observe(region, { childList: true, characterData: true, subtree: true });
+  });
+  for (let second = 1; second <= 3; second++) {
+    const before = looks;
+    await page.clock.runFor(1_000);
+    await expect.poll(() => looks).toBeGreaterThan(before);
+  }
+  expect(await page.evaluate(() => (window as { rewrites?: number }).rewrites)).toBe(0);
+  await expect(armed).toHaveText('Armed failures: 1 (the next mint fails).');
+});
