@@ -80,6 +80,9 @@ export class FormEmbedElement extends FormEmbedProperties {
       // Dismiss hands focus to the form; Try again, once framed (the status area holds it).
       if (this.#state === 'failed') {
         this.#status.hold();
+        // A person's choice to start over: the remints it leads to are counted afresh (a page's
+        // own remint() is not, so a page that calls it on every failure stays bounded).
+        this.#remints = remintBound();
         return this.remint();
       }
       this.#set('framed');
@@ -226,8 +229,6 @@ export class FormEmbedElement extends FormEmbedProperties {
   #mayRemint() {
     if (this.#remints()) return true;
     this.#run?.abort();
-    // Try again is a person's choice to start over: the remints it leads to are counted afresh.
-    this.#remints = remintBound();
     this.#set('failed', 'storm', 'retry');
     this.#status.handOver();
   }

@@ -172,6 +172,25 @@ describe('<form-embed> retries', () => {
     expect(element.state).to.equal('framed');
   });
 
+  it("a page's own remint() after that stop does not count afresh: the next remint stops it again", async () => {
+    const { element, calls, clock } = await mountFramed();
+    for (let i = 1; i <= 5; i++) {
+      post(errorMessage(), embedOrigin, frameOf(element)?.contentWindow ?? null);
+      calls[i]?.resolve(session());
+      await settle(element);
+      await clock.tick(1_000);
+    }
+    element.remint();
+    calls[5]?.resolve(session());
+    await settle(element);
+    expect(element.state).to.equal('framed');
+    post(errorMessage(), embedOrigin, frameOf(element)?.contentWindow ?? null);
+    await settle(element);
+    expect(calls).to.have.length(6);
+    expect(element.state).to.equal('failed');
+    expect(statusOf(element).textContent).to.contain(messages.storm);
+  });
+
   it('a frame that answers error every 25 s is stopped after 4 remints too', async () => {
     const { element, calls, clock } = await mountFramed();
     for (let i = 1; i <= 8; i++) {
