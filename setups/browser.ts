@@ -17,7 +17,7 @@ export async function closeBrowser(): Promise<void> {
  * Opens `url` and waits until each `<output>` in `outputs` reports a session on `formsOrigin`
  * (written by the page's own session handler) and a form page from that origin is framed, with
  * the accessible name `frameTitles` gives it when given (in the page's order).
- * Returns the page's errors, which a setup expects to be none.
+ * Returns the page's errors, which a setup expects to be none, and its console warnings.
  */
 export async function expectFramed(
   url: string,
@@ -27,9 +27,11 @@ export async function expectFramed(
 ) {
   const page = await (await sharedBrowser()).newPage();
   const errors: string[] = [];
+  const warnings: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
   page.on('console', (message) => {
     if (message.type() === 'error') errors.push(message.text());
+    if (message.type() === 'warning') warnings.push(message.text());
   });
   try {
     await page.goto(url);
@@ -55,7 +57,7 @@ export async function expectFramed(
       const submit = frames.nth(index).contentFrame().getByRole('button', { name: 'Submit' });
       await submit.waitFor({ timeout: 10_000 });
     }
-    return errors;
+    return { errors, warnings };
   } finally {
     await page.close();
   }

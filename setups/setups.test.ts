@@ -1,4 +1,4 @@
-// The project setups: every package packed once, then six small partner projects, each in a
+// The project setups: every package packed once, then seven small partner projects, each in a
 // fresh folder with only the tarballs and public packages installed, built, type-checked and
 // run. Run by `npm run test:setups` (after `npm run build`, as `npm test` does).
 import assert from 'node:assert/strict';
@@ -35,6 +35,7 @@ for (const name of [
   'express4-cjs',
   'static-html',
   'sandbox-types',
+  'vue3-vite',
 ]) {
   project(name).catch(() => {}); // the setup's own test reports the failure
 }
@@ -165,11 +166,27 @@ describe('project setups', { concurrency: 2, timeout: 240_000 }, () => {
     const output = await harness.run('node', ['dist/harness.js']);
     assert.match(output, /\{"status":200,"formsOrigin":"http:\/\/127\.0\.0\.1:\d+"\}/);
   });
+
+  test('7 vue3-vite: a Vue 3 + Vite page (vue-tsc, strict) binds requestInit as a property, frames through the CSRF-guarded endpoint, and Vue resolves no component for the tag', async () => {
+    const page = await project('vue3-vite');
+    await page.run('npm', ['run', 'build']);
+    // Framed only if Vue set `requestInit` as a property (its header reached the portal's CSRF
+    // check); the <output> holds what the page's @form-embed-session handler saw.
+    await expectPage(page, join(page.dir, 'dist'), '/', ['#session']);
+    // Vue warns only in a development build: the same page built so, with its warnings kept.
+    await page.run('npm', ['run', 'build:dev']);
+    const warnings = await expectPage(page, join(page.dir, 'dist'), '/dev/', ['#session']);
+    assert.deepEqual(
+      warnings.filter((warning) => warning.includes('Failed to resolve component')),
+      [],
+      `setup ${page.name}: Vue took <form-embed> for a component`,
+    );
+  });
 });
 
 /**
  * Serves `staticDir` from the Express 5 portal and expects each output to report a framed form,
- * titled as `frameTitles` says when given.
+ * titled as `frameTitles` says when given. Returns the page's console warnings.
  */
 async function expectPage(
   setup: Project,
@@ -177,16 +194,17 @@ async function expectPage(
   path: string,
   outputs: string[],
   frameTitles?: string[],
-) {
+): Promise<string[]> {
   const portal = await startPortal(await portalProject, staticDir);
   try {
-    const errors = await expectFramed(
+    const { errors, warnings } = await expectFramed(
       `${portal.url}${path}`,
       portal.formsOrigin,
       outputs,
       frameTitles,
     ).catch((error: Error) => assert.fail(`setup ${setup.name}: ${error.message}`));
     assert.deepEqual(errors, [], `setup ${setup.name}: errors on the page`);
+    return warnings;
   } finally {
     await portal.stop();
   }
