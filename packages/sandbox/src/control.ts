@@ -32,6 +32,11 @@ export interface SandboxControl {
    * 16 new domains until `reset()` closes them.
    */
   changeFormsDomain(kind?: EmbedOriginKind): Promise<EmbedOrigins>;
+  /**
+   * The organisation's current embed origins, as `GET /api/v1/me` answers them, read without a
+   * request: no limit, fault or latency applies (a page's Content-Security-Policy needs them).
+   */
+  embedOrigins(): EmbedOrigins;
   /** Requests received per route, keyed `METHOD /path/template` (e.g. `GET /api/v1/me`). */
   stats(): Record<string, number>;
   /**
@@ -73,6 +78,7 @@ export function createControl(
       };
       return { ...state.origins };
     },
+    embedOrigins: () => ({ ...state.origins }),
     stats: () => state.requestCounts(),
     storeStats: () => state.sessions.counts(),
     reset: () => {

@@ -211,6 +211,10 @@ describe('sandbox.control: faults, latency, stats, forms domain, Microsoft conne
       );
     }
     assert.ok(refused, 'the new domain still answers after reset()');
+    assert.deepEqual(sandbox.control.embedOrigins(), {
+      formsOrigin: sandbox.formsOrigin,
+      coreFormsOrigin: sandbox.coreFormsOrigin,
+    });
     assert.ok(
       isOnEmbedOrigin(
         (await mintSession(sandbox, microsoftForm, adele)).embedUrl,
@@ -227,6 +231,7 @@ describe('sandbox.control: faults, latency, stats, forms domain, Microsoft conne
     const before = await mintSession(sandbox, microsoftForm, adele);
     const origins = await sandbox.control.changeFormsDomain();
     assert.notEqual(origins.formsOrigin, sandbox.formsOrigin);
+    assert.deepEqual(sandbox.control.embedOrigins(), origins);
     assert.equal(origins.coreFormsOrigin, sandbox.coreFormsOrigin);
     const org = OrganisationSchema.parse(await (await call(sandbox, paths.me)).json());
     assert.equal(org.formsOrigin, origins.formsOrigin);
