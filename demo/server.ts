@@ -6,9 +6,11 @@ import { type Sandbox, type SandboxOptions, startSandbox } from '@form-embed/san
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Store } from 'express-rate-limit';
 import { createServer as createViteServer, type ViteDevServer } from 'vite';
+import { servePolicy } from './content-security-policy.js';
 import { controlProxy } from './control-proxy.js';
 import { loopbackHostOnly, sameOriginOnly } from './local-requests.js';
 import { isPersonaId, personas } from './personas.js';
+import { serviceOrigins } from './service-origins.js';
 import { PERSONA_COOKIE, signedInPersona } from './signed-in-persona.js';
 
 export interface DemoOptions {
@@ -62,6 +64,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
     sandbox = options.service
       ? undefined
       : await startSandbox({ controlApi: true, controlOrigins: [url], ...options.sandbox });
+    app.use(servePolicy(currentEmbedOrigins(options, sandbox)));
     mountPortal(app, options, sandbox);
     if (options.pages) app.use(express.static(options.pages));
     else {
@@ -83,6 +86,13 @@ function startVite(server: Server): Promise<ViteDevServer> {
     server: { middlewareMode: true, hmr: { server } },
     logLevel: 'warn',
   });
+}
+
+/** The embed origins as they are now, for the pages' policy: the sandbox's, or the service's. */
+function currentEmbedOrigins(options: DemoOptions, sandbox: Sandbox | undefined) {
+  if (sandbox) return async () => sandbox.control.embedOrigins();
+  if (!options.service) throw new Error('unreachable: a demo runs on a service or on the sandbox');
+  return serviceOrigins(options.service.baseUrl, options.service.apiKey);
 }
 
 /** The middleware on the sandbox (as the signed-in persona) or on the real service. */
