@@ -3,7 +3,7 @@
 // run. Run by `npm run test:setups` (after `npm run build`, as `npm test` does).
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, describe, test } from 'node:test';
@@ -175,6 +175,18 @@ describe('project setups', { concurrency: 2, timeout: 240_000 }, () => {
     await expectPage(page, join(page.dir, 'dist'), '/', ['#session']);
     // Vue warns only in a development build: the same page built so, with its warnings kept.
     await page.run('npm', ['run', 'build:dev']);
+    // A NODE_ENV=production around the run wins over .env.development: then there is nothing to
+    // warn with, and the check below would pass whatever Vue did.
+    const devBundle = await readdir(join(page.dir, 'dist', 'dev', 'assets'));
+    const devCode = await Promise.all(
+      devBundle
+        .filter((file) => file.endsWith('.js'))
+        .map((file) => readFile(join(page.dir, 'dist', 'dev', 'assets', file), 'utf8')),
+    );
+    assert.ok(
+      devCode.some((code) => code.includes('[Vue warn]')),
+      `setup ${page.name}: the development build holds no Vue warning`,
+    );
     const warnings = await expectPage(page, join(page.dir, 'dist'), '/dev/', ['#session']);
     assert.deepEqual(
       warnings.filter((warning) => warning.includes('Failed to resolve component')),
