@@ -11,6 +11,7 @@ export function contentSecurityPolicy(frames: readonly string[], ancestors = "'n
   return [
     "default-src 'self'",
     "script-src 'self'",
+    // Vite's error overlay (`npm start`, on a build error) is a <style> of its own: unstyled here.
     "style-src 'self'",
     // 'self' covers Vite's HMR websocket on the same host and port under `npm start`.
     "connect-src 'self'",
@@ -26,25 +27,41 @@ export function contentSecurityPolicy(frames: readonly string[], ancestors = "'n
 
 /** The host name under which the hostile page frames a page of the demo's own (see hostile.ts). */
 const HOSTILE_HOST = 'hostile.localhost';
+/** The names the demo answers to (it answers loopback names only): the hostile page's hosts. */
+const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]'];
 
 /**
- * Sends the policy with every HTML page, built per request from the embed origins as they are
- * now: a new forms domain reaches the next page (a page already open keeps its policy, and
- * frames nothing from the new domain until reloaded). The hostile page may also frame its
- * attacker's page, which only the demo's pages may frame.
+ * Sends the policy with every answer (a page is whatever the browser renders as one, however its
+ * path is spelled), built per request from the embed origins as they are now: a new forms
+ * domain reaches the next page (a page already open keeps its policy, and frames nothing from
+ * the new domain until reloaded). The hostile page may also frame its attacker's page, which
+ * only the demo's own pages may frame.
  */
 export function servePolicy(embedOrigins: () => Promise<EmbedOriginPair | undefined>) {
   return async function servePolicy(req: Request, res: Response, next: NextFunction) {
-    if (req.method !== 'GET' || !/^\/$|\.html$/.test(req.path)) return next();
     const { port } = new URL(`${req.protocol}://${req.get('host')}`);
-    if (req.path === '/hostile-frame.html') {
-      res.set('Content-Security-Policy', contentSecurityPolicy([], `http://localhost:${port}`));
+    const on = (host: string) => `${req.protocol}://${host}${port ? `:${port}` : ''}`;
+    const path = decoded(req.path);
+    if (path === '/hostile-frame.html') {
+      res.set(
+        'Content-Security-Policy',
+        contentSecurityPolicy([], LOOPBACK_NAMES.map(on).join(' ')),
+      );
       return next();
     }
     const origins = await embedOrigins();
     const frames = origins ? [origins.formsOrigin, origins.coreFormsOrigin] : [];
-    if (req.path === '/hostile.html') frames.push(`${req.protocol}://${HOSTILE_HOST}:${port}`);
+    if (path === '/hostile.html') frames.push(on(HOSTILE_HOST));
     res.set('Content-Security-Policy', contentSecurityPolicy(frames));
     next();
   };
+}
+
+/** The path as the static server will read it (`/hostile%2ehtml` is `/hostile.html`). */
+function decoded(path: string): string {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
 }

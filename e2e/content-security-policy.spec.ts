@@ -89,3 +89,28 @@ test("a new forms domain is in the next page's policy, and the form frames from 
   );
   expect(await violationsOf(page)).toEqual([]);
 });
+
+test('every answer carries the policy, however its path is spelled, and the attacker frame allows the loopback names the demo answers to', async ({
+  request,
+  demo,
+}) => {
+  const { port } = new URL(demo.url);
+  const index = await (await request.get(demo.url)).text();
+  const script = /<script[^>]* src="([^"]+)"/.exec(index)?.[1];
+  expect(script).toBeTruthy();
+  for (const path of ['/several%2ehtml', '/index%2Ehtml', script]) {
+    const answer = await request.get(`${demo.url}${path}`);
+    expect(answer.ok(), path).toBe(true);
+    expect(answer.headers()['content-security-policy'], path).toContain("script-src 'self'");
+  }
+  const frame = await request.get(`${demo.url}/hostile-frame.html`);
+  const ancestors = frame
+    .headers()
+    ['content-security-policy']?.split(';')
+    .find((directive) => directive.trim().startsWith('frame-ancestors'));
+  expect(ancestors?.trim().split(/\s+/).slice(1)).toEqual([
+    `http://localhost:${port}`,
+    `http://127.0.0.1:${port}`,
+    `http://[::1]:${port}`,
+  ]);
+});

@@ -9,6 +9,14 @@ test("npm start's demo: Vite's dev server serves the console from the element's 
 }) => {
   const demo = await startDemo({ port: 0 });
   try {
+    // The policy holds under the dev server too: its client script and its websocket are 'self'.
+    await page.addInitScript(() => {
+      const seen: string[] = [];
+      (window as unknown as { cspViolations: string[] }).cspViolations = seen;
+      document.addEventListener('securitypolicyviolation', (event) =>
+        seen.push(`${event.effectiveDirective} ${event.blockedURI}`),
+      );
+    });
     const sources: string[] = [];
     page.on('request', (request) => {
       if (request.url().includes('/packages/element/src/')) sources.push(request.url());
@@ -20,6 +28,9 @@ test("npm start's demo: Vite's dev server serves the console from the element's 
     await frame.getByLabel('Full name').fill('Sam Tester');
     await submitOf(page).click();
     await expect(frame.getByRole('heading', { name: 'Submitted' })).toBeVisible();
+    expect(
+      await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations),
+    ).toEqual([]);
   } finally {
     await page.close();
     await demo.close();
