@@ -11,3 +11,23 @@ export function query<T extends Element = HTMLElement>(root: ParentNode, selecto
   if (!element) throw new Error(`the demo page has no ${selector}`);
   return element;
 }
+
+/**
+ * Marks `input` invalid, with `problem` shown in `message` and read with the input (before its
+ * `hint`, if any), or valid again when `problem` is empty.
+ */
+export function sayInvalid(
+  input: HTMLInputElement,
+  message: HTMLElement,
+  problem: string,
+  hint?: string,
+) {
+  input.setCustomValidity(problem);
+  message.textContent = problem;
+  message.hidden = !problem;
+  if (problem) input.setAttribute('aria-invalid', 'true');
+  else input.removeAttribute('aria-invalid');
+  const describedBy = [problem && message.id, hint].filter(Boolean).join(' ');
+  if (describedBy) input.setAttribute('aria-describedby', describedBy);
+  else input.removeAttribute('aria-describedby');
+}

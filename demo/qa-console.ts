@@ -12,7 +12,7 @@ import {
   SessionErrorCodes,
   UNKNOWN_CODE_STATUS,
 } from '@form-embed/protocol/browser';
-import { byId } from './dom.js';
+import { byId, sayInvalid } from './dom.js';
 import { logEvents, showState } from './event-log.js';
 
 interface DemoConfig {
@@ -165,16 +165,23 @@ langSelect.addEventListener('change', () => useLanguage(langSelect.value));
 formSelect.addEventListener('change', () =>
   embed(formSelect.value, formSelect.selectedOptions[0]?.text ?? 'Embedded form'),
 );
+const formOther = byId<HTMLInputElement>('form-other');
+const formOtherError = byId<HTMLParagraphElement>('form-other-error');
 byId('form-other-form').addEventListener('submit', (event) => {
   event.preventDefault();
-  const typed = byId<HTMLInputElement>('form-other').value.trim();
+  const typed = formOther.value.trim();
+  // Said beside the box: the sandbox controls' result line is hidden on a real service.
+  sayInvalid(formOther, formOtherError, typed ? '' : 'Type a form id, or core: and a Core slug.');
   if (!typed) {
-    controlResult.textContent = 'Type a form id, or core: and a Core slug.';
+    formOther.focus();
     return;
   }
   // The catalogue shows none of its entries, so picking any of them embeds it again.
   formSelect.selectedIndex = -1;
   embed(typed.startsWith('core:') ? typed : `form:${typed}`, typed);
+});
+formOther.addEventListener('input', () => {
+  if (formOther.hasAttribute('aria-invalid')) sayInvalid(formOther, formOtherError, '');
 });
 byId('clear-log').addEventListener('click', () => log.replaceChildren());
 
@@ -236,16 +243,7 @@ function checkLatency(): number | undefined {
     ms <= MAX_LATENCY_MS
       ? ''
       : `${text ? `“${text}” is not` : 'Type'} a whole number of milliseconds from 0 to ${MAX_LATENCY_MS}, in digits only. Nothing was sent.`;
-  latencyInput.setCustomValidity(problem);
-  latencyError.textContent = problem;
-  latencyError.hidden = !problem;
-  if (problem) {
-    latencyInput.setAttribute('aria-invalid', 'true');
-    latencyInput.setAttribute('aria-describedby', 'latency-error latency-hint');
-  } else {
-    latencyInput.removeAttribute('aria-invalid');
-    latencyInput.setAttribute('aria-describedby', 'latency-hint');
-  }
+  sayInvalid(latencyInput, latencyError, problem, 'latency-hint');
   return problem ? undefined : ms;
 }
 byId('latency-form').addEventListener('submit', (event) => {

@@ -98,3 +98,22 @@ test('the armed count, looked up each second, is written only when it changes', 
   expect(await page.evaluate(() => (window as { rewrites?: number }).rewrites)).toBe(0);
   await expect(armed).toHaveText('Armed failures: 1 (the next mint fails).');
 });
+
+test('the Embed box says beside itself, not in the sandbox controls, that it needs a form id', async ({
+  page,
+  demo,
+}) => {
+  await page.goto(demo.url);
+  const box = page.getByLabel('Or any form id or Core slug');
+  await page.getByRole('button', { name: 'Embed', exact: true }).click();
+  const problem = page.locator('#form-other-error');
+  await expect(problem).toHaveText('Type a form id, or core: and a Core slug.');
+  // The sandbox controls are hidden on a real service: the message must not live there.
+  await expect(problem.locator('xpath=ancestor::section[@id="controls"]')).toHaveCount(0);
+  await expect(box).toHaveAttribute('aria-invalid', 'true');
+  await expect(box).toHaveAccessibleDescription('Type a form id, or core: and a Core slug.');
+  await expect(box).toBeFocused();
+  await box.fill('form_open');
+  await expect(problem).toBeHidden();
+  await expect(box).not.toHaveAttribute('aria-invalid');
+});
