@@ -27,12 +27,13 @@ export function contentSecurityPolicy(frames: readonly string[], ancestors = "'n
 
 /** The host name under which the hostile page frames a page of the demo's own (see hostile.ts). */
 const HOSTILE_HOST = 'hostile.localhost';
-/** The names the demo answers to (it answers loopback names only): the hostile page's hosts. */
+/** The usual loopback names the demo is opened under (it answers `*.localhost` and 127/8 too). */
 const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]'];
 
 /**
- * Sends the policy with every answer (a page is whatever the browser renders as one, however its
- * path is spelled), built per request from the embed origins as they are now: a new forms
+ * Sends the policy with every answer (a page's path may be spelled `%`-encoded, or as a fallback
+ * of the dev server: the hostile pages' own policies need their exact path, or they get the
+ * strict one), built per request from the embed origins as they are now: a new forms
  * domain reaches the next page (a page already open keeps its policy, and frames nothing from
  * the new domain until reloaded). The hostile page may also frame its attacker's page, which
  * only the demo's own pages may frame.
