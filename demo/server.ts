@@ -64,8 +64,9 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
     sandbox = options.service
       ? undefined
       : await startSandbox({ controlApi: true, controlOrigins: [url], ...options.sandbox });
-    app.use(servePolicy(currentEmbedOrigins(options, sandbox)));
     mountPortal(app, options, sandbox);
+    // After the portal's JSON routes: a mint never waits on the policy's read of the origins.
+    app.use(servePolicy(currentEmbedOrigins(options, sandbox)));
     if (options.pages) app.use(express.static(options.pages));
     else {
       vite = await startVite(server);

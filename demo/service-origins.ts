@@ -15,8 +15,8 @@ const READ_TIMEOUT_MS = 10_000;
 /**
  * The real service's embed origins for the pages' Content-Security-Policy, read from
  * `GET /api/v1/me` as the middleware reads them (it keeps its copy to itself). Until a read has
- * succeeded, the answer that starts a read waits for it (concurrent ones share it); after that
- * every answer gets the last good origins at once, and a read older than FRESH_MS is renewed in the background, so a new forms
+ * succeeded, the page that starts a read waits for it (concurrent ones share it); after that
+ * every page gets the last good origins at once, and a read older than FRESH_MS is renewed in the background, so a new forms
  * domain reaches the pages within about a minute. A failed read keeps the last good origins and
  * is tried again after RETRY_MS; with none yet, undefined (the pages frame nothing).
  */
