@@ -24,6 +24,20 @@ const rateLimited = (retryAfter?: number) =>
     retryAfter,
   });
 
+/** The framed page posts `error` `times` times, `everyMs` apart; each remint's mint is answered. */
+async function postErrors(
+  { element, calls, clock }: Awaited<ReturnType<typeof mountFramed>>,
+  times: number,
+  everyMs: number,
+) {
+  for (let i = 1; i <= times; i++) {
+    post(errorMessage(), embedOrigin, frameOf(element)?.contentWindow ?? null);
+    calls[i]?.resolve(session());
+    await settle(element);
+    await clock.tick(everyMs);
+  }
+}
+
 describe('<form-embed> retries', () => {
   it('a retryable failure waits at least Retry-After seconds before the next mint', async () => {
     const { element, calls, clock } = await mount();
@@ -135,14 +149,10 @@ describe('<form-embed> retries', () => {
   });
 
   it('a frame that answers error at once after each remint is stopped after 4 remints, within seconds', async () => {
-    const { element, calls, clock } = await mountFramed();
+    const framed = await mountFramed();
+    const { element, calls } = framed;
     const remints = record(element, 'form-embed-remint');
-    for (let i = 1; i <= 5; i++) {
-      post(errorMessage(), embedOrigin, frameOf(element)?.contentWindow ?? null);
-      calls[i]?.resolve(session());
-      await settle(element);
-      await clock.tick(1_000);
-    }
+    await postErrors(framed, 5, 1_000);
     // Every request of the framed page is told, the fifth too, which stops the element instead.
     expect(remints).to.have.length(5);
     expect(calls).to.have.length(5);
@@ -152,13 +162,9 @@ describe('<form-embed> retries', () => {
   });
 
   it('Try again after the bound stopped the element counts remints afresh: the next is not stopped at once', async () => {
-    const { element, calls, clock } = await mountFramed();
-    for (let i = 1; i <= 5; i++) {
-      post(errorMessage(), embedOrigin, frameOf(element)?.contentWindow ?? null);
-      calls[i]?.resolve(session());
-      await settle(element);
-      await clock.tick(1_000);
-    }
+    const framed = await mountFramed();
+    const { element, calls } = framed;
+    await postErrors(framed, 5, 1_000);
     expect(element.state).to.equal('failed');
     statusOf(element).querySelector('button')?.click();
     calls[5]?.resolve(session());
@@ -173,13 +179,9 @@ describe('<form-embed> retries', () => {
   });
 
   it("a page's own remint() after that stop does not count afresh: the next remint stops it again", async () => {
-    const { element, calls, clock } = await mountFramed();
-    for (let i = 1; i <= 5; i++) {
-      post(errorMessage(), embedOrigin, frameOf(element)?.contentWindow ?? null);
-      calls[i]?.resolve(session());
-      await settle(element);
-      await clock.tick(1_000);
-    }
+    const framed = await mountFramed();
+    const { element, calls } = framed;
+    await postErrors(framed, 5, 1_000);
     element.remint();
     calls[5]?.resolve(session());
     await settle(element);
@@ -192,13 +194,9 @@ describe('<form-embed> retries', () => {
   });
 
   it('a frame that answers error every 25 s is stopped after 4 remints too', async () => {
-    const { element, calls, clock } = await mountFramed();
-    for (let i = 1; i <= 8; i++) {
-      post(errorMessage(), embedOrigin, frameOf(element)?.contentWindow ?? null);
-      calls[i]?.resolve(session());
-      await settle(element);
-      await clock.tick(25_000);
-    }
+    const framed = await mountFramed();
+    const { element, calls } = framed;
+    await postErrors(framed, 8, 25_000);
     expect(calls).to.have.length(5);
     expect(element.state).to.equal('failed');
     expect(statusOf(element).textContent).to.contain(messages.storm);
