@@ -1,0 +1,141 @@
+// The console's sandbox controls: Expire, Burn, Remint, Arm (with how many failures are armed),
+// the upstream latency box and Reset, each telling its result on the line below them.
+import type { FormEmbedElement } from '@form-embed/element';
+import {
+  isKnownSessionErrorCode,
+  knownSessionErrorCodes,
+  SessionErrorCodes,
+  UNKNOWN_CODE_STATUS,
+} from '@form-embed/protocol/browser';
+import { byId, sayInvalid } from './dom.js';
+
+const controlResult = byId<HTMLParagraphElement>('control-result');
+
+/** Wires the controls to the element `current()` returns; `showArmed` looks the count up again. */
+export function sandboxControls(current: () => FormEmbedElement | null) {
+  for (const code of knownSessionErrorCodes) {
+    const { status, retryable } = SessionErrorCodes[code];
+    byId<HTMLSelectElement>('fail-code').add(
+      new Option(
+        `${code} (${status ?? UNKNOWN_CODE_STATUS}${retryable ? ', retryable' : ''})`,
+        code,
+      ),
+    );
+  }
+  byId<HTMLSelectElement>('fail-code').add(
+    new Option('seat_limit_reached (a code unknown to this release)', 'seat_limit_reached'),
+  );
+
+  const postControl = (action: string, body: unknown = {}) =>
+    fetch(`/demo/control/${action}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+
+  async function control(action: string, body: unknown = {}) {
+    const answer = await postControl(action, body);
+    controlResult.textContent = answer.ok
+      ? `Done: ${action}`
+      : `The sandbox refused ${action} (${answer.status})`;
+  }
+
+  const armed = byId<HTMLParagraphElement>('armed');
+  let armedAsks = 0;
+  let armedPoll: ReturnType<typeof setTimeout> | undefined;
+  /**
+   * Shows how many mints the failures armed with Arm will still fail, as the sandbox counts them:
+   * each failed mint uses one up, whichever page made it.
+   */
+  async function showArmed() {
+    clearTimeout(armedPoll);
+    const asked = ++armedAsks;
+    const answer = await postControl('stats').catch(() => undefined);
+    const faults = answer?.ok
+      ? ((await answer.json()) as { faults?: { session?: number } }).faults
+      : undefined;
+    if (asked !== armedAsks) return; // a later look has begun: its answer is the newer one
+    const left = faults?.session;
+    const text =
+      left === undefined
+        ? 'Armed failures: unknown (the sandbox did not say).'
+        : left === 0
+          ? 'Armed failures: none.'
+          : `Armed failures: ${left} (the next ${left === 1 ? 'mint fails' : `${left} mints fail`}).`;
+    // Written only when it changes: a live region rewritten each second may be read out each time.
+    if (armed.textContent !== text) armed.textContent = text;
+    if (left === undefined) return;
+    // Mints on the other demo pages, or in another tab, use them up too: look again while any is left.
+    if (left > 0) armedPoll = setTimeout(showArmed, 1_000);
+  }
+
+  /** The longest latency the box takes: a minute, well past the middleware's 10 s timeoutMs. */
+  const MAX_LATENCY_MS = 60_000;
+  const latencyInput = byId<HTMLInputElement>('latency');
+  const latencyError = byId<HTMLParagraphElement>('latency-error');
+  /**
+   * The box's milliseconds, or undefined with the box marked invalid and saying why: only digits,
+   * so that `1e3`, `1.5`, `-0` or an empty box is refused rather than sent as another number.
+   */
+  function checkLatency(): number | undefined {
+    const text = latencyInput.value.trim();
+    const ms = /^\d{1,6}$/.test(text) ? Number(text) : Number.NaN;
+    const problem =
+      ms <= MAX_LATENCY_MS
+        ? ''
+        : `${text ? `“${text}” is not` : 'Type'} a whole number of milliseconds from 0 to ${MAX_LATENCY_MS}, in digits only. Nothing was sent.`;
+    sayInvalid(latencyInput, latencyError, problem, 'latency-hint');
+    return problem ? undefined : ms;
+  }
+  byId('latency-form').addEventListener('submit', (event) => {
+    event.preventDefault();
+    const ms = checkLatency();
+    if (ms !== undefined) return void control('latency', { ms });
+    // The line below the controls would still tell of the last action, as if of this one.
+    controlResult.textContent = '';
+    latencyInput.focus();
+  });
+  // Once marked invalid, the box says as soon as what is typed is right again.
+  latencyInput.addEventListener('input', () => {
+    if (latencyInput.hasAttribute('aria-invalid')) checkLatency();
+  });
+
+  const actions: Record<string, () => unknown> = {
+    expire: () => control('expire-sessions'),
+    burn: () => {
+      // Navigating the frame to its embedUrl again redeems the single-use handle a second time.
+      const frame = current()?.shadowRoot?.querySelector('iframe');
+      if (frame) frame.setAttribute('src', frame.src);
+      controlResult.textContent = frame ? 'Done: burn (the frame reloaded)' : 'No frame to reload.';
+    },
+    remint: () => {
+      current()?.remint();
+      controlResult.textContent = current() ? 'Done: remint' : 'No form to remint.';
+    },
+    fail: async () => {
+      const code = byId<HTMLSelectElement>('fail-code').value;
+      // The sandbox takes the status and retryable flag from the SessionError table.
+      const retryable = isKnownSessionErrorCode(code) && SessionErrorCodes[code].retryable;
+      await control('fail', {
+        kind: 'error',
+        scope: 'session',
+        code,
+        ...(retryable ? { retryAfter: 3 } : {}),
+      });
+      await showArmed();
+    },
+    reset: async () => {
+      await control('reset');
+      await showArmed();
+      // The sandbox is as it started: no latency, no armed failure, no session (so the form is
+      // reminted, or its next submit would find its session gone).
+      latencyInput.value = '0';
+      checkLatency();
+      current()?.remint();
+    },
+  };
+  for (const button of document.querySelectorAll<HTMLButtonElement>('[data-action]')) {
+    button.addEventListener('click', () => actions[button.dataset.action ?? '']?.());
+  }
+  return { showArmed };
+}
