@@ -1,5 +1,5 @@
+import type { EmbedOriginPair } from '@form-embed/express';
 import type { NextFunction, Request, Response } from 'express';
-import type { EmbedOriginPair } from './service-origins.js';
 
 /**
  * The policy a security-conscious portal sends with its pages: nothing inline, nothing from

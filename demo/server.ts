@@ -10,7 +10,6 @@ import { servePolicy } from './content-security-policy.js';
 import { controlProxy } from './control-proxy.js';
 import { loopbackHostOnly, sameOriginOnly } from './local-requests.js';
 import { isPersonaId, personas } from './personas.js';
-import { serviceOrigins } from './service-origins.js';
 import { PERSONA_COOKIE, signedInPersona } from './signed-in-persona.js';
 
 export interface DemoOptions {
@@ -64,9 +63,11 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
     sandbox = options.service
       ? undefined
       : await startSandbox({ controlApi: true, controlOrigins: [url], ...options.sandbox });
-    mountPortal(app, options, sandbox);
-    // After the portal's JSON routes: a mint never waits on the policy's read of the origins.
-    app.use(servePolicy(currentEmbedOrigins(options, sandbox)));
+    const portal = mountPortal(app, options, sandbox);
+    // After the portal's JSON routes. The sandbox's origins are read from its control: a new
+    // forms domain is in the next page's policy at once, before any mint has met it.
+    const control = sandbox?.control;
+    app.use(servePolicy(control ? async () => control.embedOrigins() : portal.embedOrigins));
     if (options.pages) app.use(express.static(options.pages));
     else {
       vite = await startVite(server);
@@ -89,32 +90,24 @@ function startVite(server: Server): Promise<ViteDevServer> {
   });
 }
 
-/** The embed origins as they are now, for the pages' policy: the sandbox's, or the service's. */
-function currentEmbedOrigins(options: DemoOptions, sandbox: Sandbox | undefined) {
-  if (sandbox) return async () => sandbox.control.embedOrigins();
-  if (!options.service) throw new Error('unreachable: a demo runs on a service or on the sandbox');
-  return serviceOrigins(options.service.baseUrl, options.service.apiKey);
-}
-
 /** The middleware on the sandbox (as the signed-in persona) or on the real service. */
 function mountPortal(app: express.Express, options: DemoOptions, sandbox: Sandbox | undefined) {
   const service = options.service ?? sandbox;
   if (!service) throw new Error('unreachable: a demo runs on a service or on the sandbox');
   const realUser = options.service?.user;
-  app.use(
-    '/form-sessions',
-    formEmbedSessions({
-      apiKey: service.apiKey,
-      baseUrl: service.baseUrl,
-      resolveUser: (req) => (sandbox ? personas[signedInPersona(req)].user : realUser),
-      limit: options.limitStore
-        ? { mints: options.mintsPerMinute, store: options.limitStore, prefix: 'form-embed-demo:' }
-        : { mints: options.mintsPerMinute },
-      // The signed-out persona still sees the forms that need no user.
-      catalogue: { anonymous: true },
-    }),
-  );
+  const portal = formEmbedSessions({
+    apiKey: service.apiKey,
+    baseUrl: service.baseUrl,
+    resolveUser: (req) => (sandbox ? personas[signedInPersona(req)].user : realUser),
+    limit: options.limitStore
+      ? { mints: options.mintsPerMinute, store: options.limitStore, prefix: 'form-embed-demo:' }
+      : { mints: options.mintsPerMinute },
+    // The signed-out persona still sees the forms that need no user.
+    catalogue: { anonymous: true },
+  });
+  app.use('/form-sessions', portal);
   mountDemoRoutes(app, sandbox);
+  return portal;
 }
 
 /** The QA console's own routes: its configuration, persona sign-in and the control proxy. */

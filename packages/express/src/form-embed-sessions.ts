@@ -5,7 +5,7 @@ import { answerError, noSuchRoute } from './answer-error.js';
 import { CatalogueReads } from './catalogue-reads.js';
 import { catalogueRoute, requireSignInForCatalogue } from './catalogue-route.js';
 import { crossSiteGuard } from './csrf.js';
-import { EmbedOrigins } from './embed-origins.js';
+import { type EmbedOriginPair, EmbedOrigins } from './embed-origins.js';
 import { forwardRejection } from './forward-rejection.js';
 import { messageFirst, redactingLogger } from './logger.js';
 import { mintRoute } from './mint-route.js';
@@ -17,13 +17,24 @@ import { resolveUserOnServer, userResolver } from './resolve-user.js';
 import { ServiceClient } from './service-client.js';
 import { signedOutRefusal } from './signed-out.js';
 
+/** The Router `formEmbedSessions` returns, which also tells the embed origins it frames from. */
+export interface FormEmbedSessionsRouter extends Router {
+  /**
+   * The organisation's embed origins, `formsOrigin` and `coreFormsOrigin`, as the middleware
+   * last read them from `GET /api/v1/me` (it reads them again when a mint's embedUrl is on
+   * another): what a page's Content-Security-Policy names in `frame-src`. Waits for the first
+   * read; undefined while none has succeeded. Never rejects.
+   */
+  embedOrigins(): Promise<EmbedOriginPair | undefined>;
+}
+
 /**
  * The server half of form embedding, as an Express Router to mount under a path of its own
  * (e.g. `app.use('/form-sessions', formEmbedSessions(options))`):
  * `POST /forms/:formId/session`, `POST /core-forms/:slug/session` and `GET /forms`.
  * Throws at once, naming the option, when `options` are not valid.
  */
-export function formEmbedSessions(options: FormEmbedSessionsOptions): Router {
+export function formEmbedSessions(options: FormEmbedSessionsOptions): FormEmbedSessionsRouter {
   const config = parseOptions(options);
   const logger = redactingLogger(messageFirst(config.logger), config.apiKey);
   const client = new ServiceClient({ ...config, logger });
@@ -60,5 +71,8 @@ export function formEmbedSessions(options: FormEmbedSessionsOptions): Router {
   );
   router.use(noSuchRoute);
   router.use(answerError(logger));
-  return router;
+  return Object.assign(router, {
+    embedOrigins: async () =>
+      embedOrigins.lastGood ?? (await embedOrigins.get().catch(() => undefined)),
+  });
 }

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
+import { formEmbedSessions } from '@form-embed/express';
 import { MintResponseSchema, SessionErrorBodySchema } from '@form-embed/protocol';
-import { fixtureIds, type Sandbox, startSandbox } from '@form-embed/sandbox';
+import { fixtureIds, fixtureKeys, type Sandbox, startSandbox } from '@form-embed/sandbox';
 import { mountMiddleware } from './helpers/harness.js';
 import { SecretWatch } from './helpers/secret-watch.js';
 
@@ -79,5 +80,30 @@ describe('the embed origins, fetched when the middleware is created (docs/contra
       portal.upstream.slice(upstreamBefore).map((call) => new URL(call.url).pathname),
       [`/api/v1/core/forms/${fixtureIds.coreForms.newStarter}/session`],
     );
+  });
+});
+
+describe("the Router's embedOrigins(), for a page's Content-Security-Policy", () => {
+  test('are the origins GET /me answered, from the read the Router made when it was created', async () => {
+    const sessions = formEmbedSessions({
+      apiKey: sandbox.apiKey,
+      baseUrl: sandbox.baseUrl,
+      logger: watch.logger,
+      resolveUser: () => undefined,
+    });
+    const origins = { formsOrigin: sandbox.formsOrigin, coreFormsOrigin: sandbox.coreFormsOrigin };
+    assert.deepEqual(await sessions.embedOrigins(), origins);
+    assert.deepEqual(await sessions.embedOrigins(), origins);
+    assert.equal(meCount(), 1);
+  });
+
+  test('are undefined, never a rejection, while no read has succeeded', async () => {
+    const sessions = formEmbedSessions({
+      apiKey: fixtureKeys.revoked,
+      baseUrl: sandbox.baseUrl,
+      logger: watch.logger,
+      resolveUser: () => undefined,
+    });
+    assert.equal(await sessions.embedOrigins(), undefined);
   });
 });
