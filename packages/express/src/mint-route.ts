@@ -56,9 +56,9 @@ function refuseInvalidFormRef(target: FormTarget): void {
 /**
  * `POST /forms/:formId/session` and `POST /core-forms/:slug/session`, as one handler rather
  * than a router layer per step (each layer cost a mint more than its check): counted, the form
- * reference and `Content-Type` checked, the body read, the user resolved (with nobody signed in:
- * the per-address limit counted, and the mint refused when its form needs a user), `authorize`
- * asked, a signed-in user's limit (or the count all signed-out visitors share) counted, then the
+ * reference and `Content-Type` checked, the body read, the user resolved, the user's limit (the
+ * client address's, signed out) counted, the mint refused when nobody is signed in and its form
+ * needs a user, `authorize` asked, the count all signed-out visitors share counted, then the
  * mint itself. Any refusal goes to `next`, in
  * the SessionError shape.
  */
@@ -75,22 +75,21 @@ export function mintRoute(deps: MintDependencies): RequestHandler {
 async function answerMint(deps: MintDependencies, req: Request, res: Response, target: FormTarget) {
   await readJsonBody(req);
   const user = await deps.resolveUser(req, res);
-  if (user === undefined) {
-    // Counted first: telling whether the form needs a user may read the forms list, which a
-    // flood of anonymous requests must not spend. Before `authorize`, which may expect a user.
-    if (!(await passesLimit(deps.mintLimit, req, res))) return;
-    await deps.refuseSignedOut(target);
-  }
+  // The user's own count (the client address's, signed out) takes every mint request: telling
+  // whether the form needs a user may read the forms list, and `authorize` is the portal's own
+  // work, neither of which one user or a flood of anonymous requests may ask for without bound.
+  if (!(await passesLimit(deps.mintLimit, req, res))) return;
+  // Before `authorize`, which may expect a user.
+  if (user === undefined) await deps.refuseSignedOut(target);
   if (!(await isAuthorized(deps.authorize, req, target, deps.logger))) {
     throw sessionError(
       'forbidden',
       `The portal does not allow this user ${describeTarget(target)}.`,
     );
   }
-  // Last before the mint: a signed-in user's own count, or the one count every signed-out
-  // visitor shares, which only a mint that goes upstream may spend.
-  const limit = user === undefined ? deps.signedOutMintLimit : deps.mintLimit;
-  if (!(await passesLimit(limit, req, res))) return;
+  // Last before the mint: the one count every signed-out visitor shares, which only a mint that
+  // goes upstream may spend.
+  if (user === undefined && !(await passesLimit(deps.signedOutMintLimit, req, res))) return;
   const answer = await mintOnEmbedOrigin(deps, target, user);
   res.statusCode = 200;
   countAnswer(res, 'ok');

@@ -83,6 +83,26 @@ test('the default limit is 10 mints per user per minute', async () => {
   assert.ok(retryAfter > 50 && retryAfter <= 60, `${retryAfter}`);
 });
 
+test('refusals count too: a user the portal refuses cannot have authorize asked without bound', async () => {
+  let asked = 0;
+  await using portal = await mountMiddleware(watch, {
+    apiKey: sandbox.apiKey,
+    baseUrl: sandbox.baseUrl,
+    limit: { mints: 2 },
+    authorize: () => {
+      asked += 1;
+      return false;
+    },
+  });
+  const statuses = [];
+  for (let i = 0; i < 4; i += 1) {
+    statuses.push((await portal.mint(microsoftForm, { session: 'adele' })).status);
+  }
+  assert.deepEqual(statuses, [403, 403, 429, 429]);
+  assert.equal(asked, 2);
+  assert.equal((await portal.mint(microsoftForm, { session: 'megan' })).status, 403);
+});
+
 test('the mount path in another case counts under the same limit: Express matches it without case', async () => {
   await using portal = await mountMiddleware(watch, {
     apiKey: sandbox.apiKey,
