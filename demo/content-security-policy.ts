@@ -27,8 +27,12 @@ export function contentSecurityPolicy(frames: readonly string[], ancestors = "'n
 
 /** The host name under which the hostile page frames a page of the demo's own (see hostile.ts). */
 const HOSTILE_HOST = 'hostile.localhost';
-/** The usual loopback names the demo is opened under (it answers `*.localhost` and 127/8 too). */
-const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]'];
+/**
+ * The usual loopback names the demo is opened under (it answers `*.localhost` and 127/8 too).
+ * Not `[::1]`: a policy cannot name an IPv6 address (Chromium drops it with a console error), so
+ * under that name the hostile page's attacker frame is refused.
+ */
+const LOOPBACK_NAMES = ['localhost', '127.0.0.1'];
 
 /**
  * Sends the policy with every page and file the demo serves (a page's path may be spelled `%`-encoded, or as a fallback
