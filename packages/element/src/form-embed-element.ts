@@ -65,6 +65,13 @@ export class FormEmbedElement extends FormEmbedProperties {
     this.requestUpdate();
   }
 
+  /**
+   * Moved with moveBefore (a framework's reorder, a morph), the element keeps its frame, and what
+   * the person typed in it: the browser calls this instead of disconnecting and connecting it.
+   * @internal
+   */
+  connectedMoveCallback() {}
+
   override disconnectedCallback() {
     super.disconnectedCallback();
     this.#run?.abort();

@@ -1,6 +1,18 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import { FormEmbedElement } from '../src/index.js';
-import { frameOf, mount, record, session, sessionStub, settle, statusOf } from './helpers.js';
+import {
+  embedOrigin,
+  errorMessage,
+  frameOf,
+  mount,
+  mountFramed,
+  post,
+  record,
+  session,
+  sessionStub,
+  settle,
+  statusOf,
+} from './helpers.js';
 
 describe('<form-embed> lifecycle', () => {
   it('mints once on connect with loading="eager" and frames the session', async () => {
@@ -98,6 +110,33 @@ describe('<form-embed> lifecycle', () => {
     calls[1]?.resolve(session());
     await settle(element);
     expect(frameOf(element)).to.not.equal(first);
+  });
+
+  it('moved with moveBefore (a reorder, a morph), it keeps its frame and what was typed in it, mints nothing, and still remints', async () => {
+    const { element, calls } = await mountFramed();
+    const frame = frameOf(element) as HTMLIFrameElement;
+    const loaded = frame.contentDocument;
+    if (loaded?.URL !== frame.src || loaded.readyState !== 'complete') {
+      await new Promise((resolve) => frame.addEventListener('load', resolve, { once: true }));
+    }
+    const page = frame.contentWindow as Window & { typed?: string };
+    page.typed = 'half a form';
+    const elsewhere = document.createElement('section');
+    document.body.append(elsewhere);
+    (elsewhere as Element & { moveBefore(node: Node, child: Node | null): void }).moveBefore(
+      element,
+      null,
+    );
+    await settle(element);
+    expect(element.parentElement === elsewhere).to.equal(true);
+    expect(calls).to.have.length(1);
+    expect(element.state).to.equal('framed');
+    expect(frameOf(element) === frame).to.equal(true);
+    expect(page.typed).to.equal('half a form');
+    post(errorMessage('expired'), embedOrigin, frame.contentWindow);
+    await settle(element);
+    expect(calls).to.have.length(2);
+    elsewhere.remove();
   });
 
   for (const [what, attributes] of [
