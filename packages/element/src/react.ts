@@ -1,5 +1,9 @@
 // `@form-embed/element/react`: <FormEmbed formId onSession onRemint onError onNotice />. The only
 // entry that imports React. It registers <form-embed> when the first <FormEmbed> mounts.
+// A client module for React Server Components (Next.js's App Router): a Server Component page
+// can render <FormEmbed> as it is, instead of failing on the hooks below.
+'use client';
+
 import { createComponent, type EventName } from '@lit/react';
 import * as React from 'react';
 import type {

@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { build } from 'esbuild';
+import { build, transform } from 'esbuild';
 import { bundleDefine } from '../scripts/no-bundler-file.js';
 
 const packageDir = fileURLToPath(new URL('..', import.meta.url));
@@ -91,6 +93,27 @@ describe('entries', () => {
         logLevel: 'silent',
       });
       assert.match(result.outputFiles?.[0]?.text ?? '', /customElements\.define\(/);
+    });
+  }
+
+  // Next.js's App Router renders a page as a Server Component, where React has no hooks: a
+  // <FormEmbed> imported there failed with `useSyncExternalStore is not a function` unless the
+  // entry says it is a client module. Next's webpack build refuses `export *` from one.
+  for (const file of ['src/react.ts', 'src/dev/react.ts']) {
+    test(`${file} compiles to a 'use client' module with named exports (React Server Components)`, async () => {
+      const source = await readFile(join(packageDir, file), 'utf8');
+      // esbuild drops the comments and types and keeps the directive, as tsc does.
+      const { code } = await transform(source, {
+        loader: 'ts',
+        format: 'esm',
+        legalComments: 'none',
+      });
+      assert.match(
+        code,
+        /^"use client";\n/,
+        `${file} does not begin with 'use client':\n${code.slice(0, 300)}`,
+      );
+      assert.doesNotMatch(code, /^export \*/m, `${file} has export *`);
     });
   }
 
