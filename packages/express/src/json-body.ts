@@ -4,17 +4,27 @@ import { sessionError } from './session-error-response.js';
 /** The most bytes of a mint request's body that are read (the element sends `{}`). */
 export const MAX_MINT_BODY_BYTES = 16 * 1024;
 
+/**
+ * How long a mint request's body may take to arrive (`timeoutMs`'s default): a body that never
+ * ends must not hold the mint, and its connection, until the server's own `requestTimeout`
+ * (five minutes in Node), or for ever where that is off.
+ */
+export const MINT_BODY_TIMEOUT_MS = 10_000;
+
 // As body-parser's strict JSON: only an object or an array, after optional whitespace.
 const OBJECT_OR_ARRAY = /^[\t\n\r ]*[[{]/;
 const utf8 = new TextDecoder();
 
 /**
  * Reads a mint request's body only to refuse a malformed one: not JSON (an object or array),
- * over `MAX_MINT_BODY_BYTES`, compressed, or cut off. Nothing in it is used. Resolves at once
+ * over `MAX_MINT_BODY_BYTES`, compressed, cut off, or not in full within `timeoutMs`. Nothing in it is used. Resolves at once
  * when there is no body, or when the portal's own body parser already read it. A few lines
  * instead of body-parser, whose stream plumbing cost more per mint than the rest of the checks.
  */
-export function readJsonBody(req: Request): Promise<void> | undefined {
+export function readJsonBody(
+  req: Request,
+  timeoutMs = MINT_BODY_TIMEOUT_MS,
+): Promise<void> | undefined {
   if (!req.readable || req.headers['content-length'] === '0') return undefined;
   const declared = Number(req.headers['content-length']);
   if (declared > MAX_MINT_BODY_BYTES) return Promise.reject(bodyError('large'));
@@ -23,9 +33,16 @@ export function readJsonBody(req: Request): Promise<void> | undefined {
     return Promise.reject(bodyError('encoded'));
   }
   // The listeners stay once settled: a refused request is paused, and Node discards the rest.
-  return new Promise((resolve, reject) => {
+  let late: NodeJS.Timeout | undefined;
+  const read = new Promise<void>((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    late = setTimeout(() => {
+      req.pause();
+      // The rest of the body would keep the connection: it is closed once the refusal is sent.
+      req.res?.setHeader('Connection', 'close');
+      reject(bodyError('late'));
+    }, timeoutMs);
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
       if (size <= MAX_MINT_BODY_BYTES) {
@@ -42,6 +59,7 @@ export function readJsonBody(req: Request): Promise<void> | undefined {
     });
     req.once('error', () => reject(bodyError('cutOff')));
   });
+  return read.finally(() => clearTimeout(late));
 }
 
 function isJsonObjectOrArray(text: string): boolean {
@@ -59,6 +77,7 @@ const bodyMessages = {
   notJson: 'The request body is not valid JSON.',
   encoded: 'The request body must not be compressed (Content-Encoding).',
   cutOff: 'The request body was not received in full.',
+  late: 'The request body was not received in time.',
 } as const;
 
 function bodyError(kind: keyof typeof bodyMessages) {

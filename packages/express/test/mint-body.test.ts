@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
+import { once } from 'node:events';
+import { connect } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { MintResponseSchema, SessionErrorBodySchema } from '@form-embed/protocol';
 import { type Sandbox, startSandbox } from '@form-embed/sandbox';
+import FakeTimers from '@sinonjs/fake-timers';
 import express from 'express';
 import {
   type Answer,
@@ -95,5 +98,58 @@ describe('the mint request body (read only to refuse a malformed one)', () => {
     const answer = await parsingPortal.mint(openForm);
     assert.equal(answer.status, 200, answer.text);
     MintResponseSchema.parse(answer.body);
+  });
+
+  // The timeout only turns a hang (a body never bounded) into a failure.
+  test('a body that never ends is invalid_request once timeoutMs has passed, and its connection is closed', {
+    timeout: 30_000,
+  }, async () => {
+    const TIMEOUT_MS = 10_000;
+    let routed: () => void = () => {};
+    const reachedRouter = new Promise<void>((resolve) => {
+      routed = resolve;
+    });
+    await using slow = await mountMiddleware(
+      watch,
+      { apiKey: sandbox.apiKey, baseUrl: sandbox.baseUrl, timeoutMs: TIMEOUT_MS },
+      // The router starts reading the body before its handler returns (nothing awaited first).
+      (app) =>
+        app.use((_req, _res, next) => {
+          next();
+          routed();
+        }),
+    );
+    await withoutUpstream(slow, async () => {
+      // Only the middleware's own timers: sockets and the portal's server keep real time.
+      const clock = FakeTimers.install({ toFake: ['setTimeout', 'clearTimeout'] });
+      try {
+        const endpoint = new URL(slow.server.endpoint);
+        const socket = connect(Number(endpoint.port), endpoint.hostname);
+        await once(socket, 'connect');
+        let received = '';
+        socket.setEncoding('utf8').on('data', (chunk: string) => {
+          received += chunk;
+        });
+        const closed = once(socket, 'close');
+        // Ten bytes announced, one sent, and the rest never.
+        socket.write(
+          `POST ${endpoint.pathname}${mintPathOfOpenForm} HTTP/1.1\r\nHost: ${endpoint.host}\r\nContent-Type: application/json\r\nSec-Fetch-Site: same-origin\r\nContent-Length: 10\r\n\r\n{`,
+        );
+        await reachedRouter;
+        await clock.tickAsync(TIMEOUT_MS - 1);
+        assert.equal(received, '', 'not answered before timeoutMs');
+        await clock.tickAsync(1);
+        await closed;
+        const [head = '', text = ''] = received.split('\r\n\r\n');
+        assert.match(head, /^HTTP\/1\.1 400 /);
+        assert.match(head, /\r\nConnection: close\r\n/i);
+        assert.match(head, /\r\nCache-Control: no-store\r\n/i);
+        const { error } = SessionErrorBodySchema.parse(JSON.parse(text));
+        assert.equal(error.code, 'invalid_request');
+        assert.match(error.message, /not received in time/);
+      } finally {
+        clock.uninstall();
+      }
+    });
   });
 });
