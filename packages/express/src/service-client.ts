@@ -1,9 +1,4 @@
-import {
-  canonicalOrigin,
-  type FormSession,
-  FormSessionSchema,
-  type FormTarget,
-} from '@form-embed/protocol';
+import { type FormSession, FormSessionSchema, type FormTarget } from '@form-embed/protocol';
 import { z } from 'zod';
 import type { ResolvedUser, UpstreamPaths } from './options.js';
 import { UpstreamErrors } from './upstream-errors.js';
@@ -12,8 +7,23 @@ import { requestUpstream, type UpstreamConfig } from './upstream-request.js';
 const isSuccess = (status: number) => status >= 200 && status < 300;
 
 // The contract's FormSession, its embedUrl read as a string here and checked as an absolute
-// http(s) URL by `canonicalOrigin`, whose origin the mint needs anyway: one URL parse, not two.
+// http(s) URL by `embedUrlOriginOf`, whose origin the mint needs anyway: one URL parse, not two.
 const FormSessionAnswerSchema = FormSessionSchema.extend({ embedUrl: z.string() });
+
+/**
+ * The origin of an embedUrl that is an absolute http(s) URL naming no user name or password;
+ * undefined otherwise. `https://user:pw@forms.example/` has the embed origin's origin but does
+ * not begin with it: a browser blocks such a frame, or asks the person whether to sign in as
+ * `user`.
+ */
+function embedUrlOriginOf(embedUrl: string): string | undefined {
+  try {
+    const { protocol, origin, username, password } = new URL(embedUrl);
+    if (/^https?:$/.test(protocol) && username === '' && password === '') return origin;
+  } catch {
+    // Not an absolute URL.
+  }
+}
 
 /** A FormSession as the service answered it, with the origin of its embedUrl. */
 export type MintedSession = FormSession & { embedUrlOrigin: string };
@@ -42,7 +52,7 @@ export class ServiceClient {
     const answer = await requestUpstream(this.#config, { method: 'POST', route, params, body });
     if (!isSuccess(answer.status)) throw this.#errors.refusal(route, answer);
     const session = FormSessionAnswerSchema.safeParse(answer.body);
-    const embedUrlOrigin = session.success ? canonicalOrigin(session.data.embedUrl) : undefined;
+    const embedUrlOrigin = session.success ? embedUrlOriginOf(session.data.embedUrl) : undefined;
     if (session.success && embedUrlOrigin !== undefined) return { ...session.data, embedUrlOrigin };
     throw this.#errors.badShape(route, answer);
   }

@@ -193,6 +193,30 @@ describe('an upstream that fails or answers outside the contract', () => {
     assertSessionError(answer, 'internal_error', 500, true);
   });
 
+  test('an embedUrl on the embed origin that carries a user name or password (https://user:pw@host/) is internal_error and never reaches the browser', async () => {
+    for (const credentials of ['attacker:hunter2@', 'attacker@', ':hunter2@']) {
+      await using withCredentials = await mountMiddleware(watch, {
+        apiKey: sandbox.apiKey,
+        baseUrl: sandbox.baseUrl,
+        fetch: async (input, init) => {
+          const response = await fetch(input, init);
+          if (init?.method !== 'POST' || !response.ok) return response;
+          const session = (await response.json()) as { embedUrl: string };
+          const embedUrl = session.embedUrl.replace('://', `://${credentials}`);
+          return Response.json({ ...session, embedUrl });
+        },
+      });
+      const logsBefore = watch.logLines.length;
+      const answer = await withCredentials.mint(microsoftForm, { session: 'adele' });
+      assertSessionError(answer, 'internal_error', 500, true);
+      assert.ok(!answer.text.includes('attacker') && !answer.text.includes('hunter2'), answer.text);
+      assert.ok(
+        watch.logLines.slice(logsBefore).some((line) => line.level === 'error'),
+        credentials,
+      );
+    }
+  });
+
   test('an upstream that cannot be reached at all is unavailable (503, retryable)', async () => {
     const closed = await startSandbox();
     const baseUrl = closed.baseUrl;
