@@ -54,6 +54,7 @@ export function formEmbedSessions(options: FormEmbedSessionsOptions): FormEmbedS
     refuseSignedOut: signedOutRefusal(reads, logger),
     mintLimit: limits.mint,
     signedOutMintLimit: limits.signedOutMint,
+    timeoutMs: config.timeoutMs,
   });
 
   const router = express.Router();

@@ -4,30 +4,22 @@ import { sessionError } from './session-error-response.js';
 /** The most bytes of a mint request's body that are read (the element sends `{}`). */
 export const MAX_MINT_BODY_BYTES = 16 * 1024;
 
-/**
- * How long a mint request's body may take to arrive (`timeoutMs`'s default): a body that never
- * ends must not hold the mint, and its connection, until the server's own `requestTimeout`
- * (five minutes in Node), or for ever where that is off.
- */
-export const MINT_BODY_TIMEOUT_MS = 10_000;
-
 // As body-parser's strict JSON: only an object or an array, after optional whitespace.
 const OBJECT_OR_ARRAY = /^[\t\n\r ]*[[{]/;
 const utf8 = new TextDecoder();
 
 /**
  * Reads a mint request's body only to refuse a malformed one: not JSON (an object or array),
- * over `MAX_MINT_BODY_BYTES`, compressed, cut off, or not in full within `timeoutMs`. Nothing in it is used. Resolves at once
+ * over `MAX_MINT_BODY_BYTES`, compressed, cut off, or not in full within `timeoutMs` (a body
+ * that never ends must not hold the mint until the server's own `requestTimeout`, five minutes
+ * in Node, or for ever where that is off). Nothing in it is used. Resolves at once
  * when there is no body, or when the portal's own body parser already read it. A few lines
  * instead of body-parser, whose stream plumbing cost more per mint than the rest of the checks.
  */
-export function readJsonBody(
-  req: Request,
-  timeoutMs = MINT_BODY_TIMEOUT_MS,
-): Promise<void> | undefined {
+export function readJsonBody(req: Request, timeoutMs: number): Promise<void> | undefined {
   if (!req.readable || req.headers['content-length'] === '0') return undefined;
   const declared = Number(req.headers['content-length']);
-  if (declared > MAX_MINT_BODY_BYTES) return Promise.reject(bodyError('large'));
+  if (declared > MAX_MINT_BODY_BYTES) return Promise.reject(unread(req, 'large'));
   const encoding = req.headers['content-encoding']?.trim().toLowerCase();
   if (encoding !== undefined && encoding !== 'identity') {
     return Promise.reject(bodyError('encoded'));
@@ -37,19 +29,13 @@ export function readJsonBody(
   const read = new Promise<void>((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    late = setTimeout(() => {
-      req.pause();
-      // The rest of the body would keep the connection: it is closed once the refusal is sent.
-      req.res?.setHeader('Connection', 'close');
-      reject(bodyError('late'));
-    }, timeoutMs);
+    late = setTimeout(() => reject(unread(req, 'late')), timeoutMs);
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
       if (size <= MAX_MINT_BODY_BYTES) {
         chunks.push(chunk);
       } else {
-        req.pause();
-        reject(bodyError('large'));
+        reject(unread(req, 'large'));
       }
     });
     req.once('end', () => {
@@ -79,6 +65,16 @@ const bodyMessages = {
   cutOff: 'The request body was not received in full.',
   late: 'The request body was not received in time.',
 } as const;
+
+/**
+ * The refusal of a body left partly unread: the rest would keep the connection (Node reads a
+ * request's body to its end before the next), so it is closed once the refusal is sent.
+ */
+function unread(req: Request, kind: 'large' | 'late') {
+  req.pause();
+  req.res?.setHeader('Connection', 'close');
+  return bodyError(kind);
+}
 
 function bodyError(kind: keyof typeof bodyMessages) {
   return sessionError('invalid_request', bodyMessages[kind]);

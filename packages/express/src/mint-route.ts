@@ -26,6 +26,8 @@ export interface MintDependencies {
   refuseSignedOut: (target: FormTarget) => Promise<void>;
   mintLimit: RequestHandler;
   signedOutMintLimit: RequestHandler;
+  /** How long the request's body may take to arrive. */
+  timeoutMs: number;
 }
 
 /** The form a mint route names: `/forms/:formId/session` or `/core-forms/:slug/session`. */
@@ -73,7 +75,7 @@ export function mintRoute(deps: MintDependencies): RequestHandler {
 }
 
 async function answerMint(deps: MintDependencies, req: Request, res: Response, target: FormTarget) {
-  await readJsonBody(req);
+  await readJsonBody(req, deps.timeoutMs);
   const user = await deps.resolveUser(req, res);
   // The user's own count (the client address's, signed out) takes every mint request: telling
   // whether the form needs a user may read the forms list, and `authorize` is the portal's own
