@@ -37,23 +37,34 @@ export function targetOf(req: Request): FormTarget {
 }
 
 /**
- * Refuses a form id or slug that is empty, `.`, `..` (as Express decoded it, so `%2E%2E` too) or
- * over 200 characters (docs/contract.md#form-ids): placed in the upstream path, a dot segment
- * would send the API-keyed POST to another endpoint, and a long id grows threefold when encoded
- * until the service refuses the request line. Runs before `authorize`, the per-user limit and
- * any upstream request.
+ * Refuses a form id or slug that is empty, `.`, `..` (as Express decoded it, so `%2E%2E` too),
+ * over 200 characters (docs/contract.md#form-ids), or holding path syntax (`PATH_SYNTAX`):
+ * placed in the upstream path, a dot segment would send the API-keyed POST to another endpoint,
+ * and a long id grows threefold when encoded until the service refuses the request line. Runs
+ * before `authorize`, the per-user limit and any upstream request.
  */
 function refuseInvalidFormRef(target: FormTarget): void {
   const value = target.kind === 'form' ? target.formId : target.slug;
-  if (isValidFormRef(value)) return;
+  const valid = isValidFormRef(value);
+  if (valid && !PATH_SYNTAX.test(value)) return;
   const what = target.kind === 'form' ? 'form id' : 'Core form slug';
   throw sessionError(
     'invalid_request',
-    isDotSegment(value)
-      ? `The ${what} is not a valid path segment.`
-      : `The ${what} must be at most ${FORM_REF_MAX_LENGTH} characters.`,
+    valid
+      ? `The ${what} must not contain /, \\, ?, # or %.`
+      : isDotSegment(value)
+        ? `The ${what} is not a valid path segment.`
+        : `The ${what} must be at most ${FORM_REF_MAX_LENGTH} characters.`,
   );
 }
+
+/**
+ * Characters that, sent encoded (`%2F`), a standard service reads as part of the id, but that a
+ * gateway in front of it which decodes paths before routing would read as a path, a query, or
+ * an escape: the API-keyed mint would go to another endpoint. Refused on top of the contract's
+ * rule, since no id needs them; the element, which has no key to protect, leaves them to us.
+ */
+const PATH_SYNTAX = /[/\\?#%]/;
 
 /**
  * `POST /forms/:formId/session` and `POST /core-forms/:slug/session`, as one handler rather

@@ -80,6 +80,22 @@ describe('form ids and slugs the browser names (docs/contract.md#form-ids)', () 
     });
   }
 
+  for (const character of ['/', '\\', '?', '#', '%']) {
+    test(`an id holding ${character}, which a gateway decoding paths would read as path syntax, is invalid_request before anything`, async () => {
+      for (const route of ['forms', 'core-forms']) {
+        const id = `a${character}..${character}${character}b`;
+        await assertRefusedBeforeAnything(
+          () =>
+            portal.rawRequest(`/${route}/${encodeURIComponent(id)}/session`, {
+              method: 'POST',
+              session: 'adele',
+            }),
+          /must not contain/,
+        );
+      }
+    });
+  }
+
   test('after every refused id the user still has their one mint: the limit was not spent', async () => {
     const answer = await portal.mint(
       { kind: 'form', formId: fixtureIds.forms.microsoft },
