@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Request } from 'express';
 import { ipKeyGenerator } from 'express-rate-limit';
 import type { Logger } from './logger.js';
@@ -48,5 +49,14 @@ export function limitKey(req: Request, start: string, name: LimitName, user: Res
     user.microsoftTenantId?.toLowerCase() ?? '',
     user.userIdentifier?.toLowerCase() ?? '',
   ]);
-  return `${start}${name}:user:${who}`;
+  return `${start}${name}:user:${who.length > MAX_WHO_LENGTH ? hashOf(who) : who}`;
 }
+
+/**
+ * The longest user part kept as it is in a key. A store holds at most so many keys (50,000 in
+ * memory), not so many bytes: where users choose their own identifiers, a longer one is counted
+ * under its SHA-256 instead, so that no key grows with it.
+ */
+export const MAX_WHO_LENGTH = 256;
+
+const hashOf = (who: string) => `sha256:${createHash('sha256').update(who).digest('hex')}`;

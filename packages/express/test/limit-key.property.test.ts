@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Request } from 'express';
 import fc from 'fast-check';
-import { limitKey } from '../src/limit-key.js';
+import { limitKey, MAX_WHO_LENGTH } from '../src/limit-key.js';
 import type { ResolvedUser } from '../src/options.js';
 
 const START = 'form-embed:/form-sessions:';
@@ -11,6 +11,8 @@ const field = fc.option(
   fc.oneof(
     fc.string({ unit: fc.constantFrom(...'aA:",'), minLength: 1, maxLength: 3 }),
     fc.string({ unit: fc.constantFrom(...'aAbB"\\,[]:@._-ÉéİiK'), minLength: 1, maxLength: 6 }),
+    // Around the length past which the user part is hashed.
+    fc.string({ unit: fc.constantFrom(...'aA"'), minLength: 70, maxLength: 130 }),
   ),
   { nil: undefined },
 );
@@ -87,4 +89,13 @@ test('a signed-in user never shares a key with a signed-out address, nor one lim
     }),
     { numRuns: 200 },
   );
+});
+
+test('however long the user, the key stays short, and two long users still count apart', () => {
+  const long = (c: string) => ({ userIdentifier: c.repeat(100_000) });
+  const a = limitKey(req('::1'), START, 'mint', long('a'));
+  const b = limitKey(req('::1'), START, 'mint', long('b'));
+  assert.ok(a.length < START.length + MAX_WHO_LENGTH, a);
+  assert.notEqual(a, b);
+  assert.equal(a, limitKey(req('::1'), START, 'mint', long('A')));
 });
