@@ -117,6 +117,14 @@ describe('entries', () => {
     });
   }
 
+  // The development entry names its re-exports (above): one added to the plain entry must be
+  // named there too, or a page built with the development condition goes without it.
+  test('the development react entry exports what the plain one does', async () => {
+    const plain = await import('../src/react.js');
+    const development = await import('../src/dev/react.js');
+    assert.deepEqual(Object.keys(development).sort(), Object.keys(plain).sort());
+  });
+
   test('the element entry re-exports what a host needs to handle failures', async () => {
     const element = await import('@form-embed/element');
     const protocol = await import('@form-embed/protocol/browser');
