@@ -24,7 +24,8 @@ export function readJsonBody(req: Request, timeoutMs: number): Promise<void> | u
   if (encoding !== undefined && encoding !== 'identity') {
     return Promise.reject(bodyError('encoded'));
   }
-  // The listeners stay once settled: a refused request is paused, and Node discards the rest.
+  // The listeners stay once settled: a body refused unread is paused and its connection closed
+  // (`unread`); one read to its end has nothing left.
   let late: NodeJS.Timeout | undefined;
   const read = new Promise<void>((resolve, reject) => {
     const chunks: Buffer[] = [];
