@@ -4,11 +4,13 @@ import {
   type CoreForm,
   type Form,
   type FormSessionUser,
+  type FormTarget,
   isWithdrawnForTenant,
 } from '@form-embed/protocol';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { isAuthorized } from './authorize.js';
+import { describeTarget, isAuthorized } from './authorize.js';
 import type { CatalogueReads, UserTenant } from './catalogue-reads.js';
+import { formRefRefusal } from './form-ref-refusal.js';
 import { describe, type Logger } from './logger.js';
 import type { FormEmbedSessionsConfig } from './options.js';
 import { resolvedUserOf } from './resolve-user.js';
@@ -53,29 +55,21 @@ export function catalogueRoute(deps: CatalogueDependencies): RequestHandler {
     if (forms === undefined || tenant === undefined) return [];
     return forms.filter((form) => isOfferedTo(form, tenant)).map(coreEntry);
   };
+  const mintable = mintableEntries(deps.logger);
   return async function catalogue(req: Request, res: Response) {
     const user = resolvedUserOf(res);
     const [forms, coreEntries] = await Promise.all([
       deps.reads.forms(),
       user === undefined ? [] : offeredCoreForms(user),
     ]);
-    const candidates: CatalogueEntry[] = [
+    const candidates = mintable([
       ...forms
         .filter((form) => form.embeddable && (user !== undefined || form.authType === 'none'))
         .map(designerEntry),
       ...coreEntries,
-    ];
+    ]);
     const allowed = await Promise.all(
-      candidates.map((entry) =>
-        isAuthorized(
-          deps.authorize,
-          req,
-          entry.kind === 'form'
-            ? { kind: 'form', formId: entry.formId }
-            : { kind: 'coreForm', slug: entry.slug },
-          deps.logger,
-        ),
-      ),
+      candidates.map((entry) => isAuthorized(deps.authorize, req, targetOf(entry), deps.logger)),
     );
     const answer: Catalogue = { forms: candidates.filter((_, index) => allowed[index]) };
     res.set('Cache-Control', 'no-store').status(200).json(answer);
@@ -135,4 +129,30 @@ function designerEntry(form: Form): CatalogueEntry {
 
 function coreEntry(form: CoreForm): CatalogueEntry {
   return { kind: 'coreForm', slug: form.slug, name: form.name };
+}
+
+function targetOf(entry: CatalogueEntry): FormTarget {
+  return entry.kind === 'form'
+    ? { kind: 'form', formId: entry.formId }
+    : { kind: 'coreForm', slug: entry.slug };
+}
+
+/**
+ * Leaves out the forms the mint route would refuse by their id or slug (`formRefRefusal`): a
+ * menu must not offer what cannot open. Each such form is logged the first time it is left out.
+ */
+function mintableEntries(logger: Logger): (entries: CatalogueEntry[]) => CatalogueEntry[] {
+  const told = new Set<string>();
+  return (entries) =>
+    entries.filter((entry) => {
+      const target = targetOf(entry);
+      const refusal = formRefRefusal(target);
+      if (refusal === undefined) return true;
+      const what = describeTarget(target);
+      if (!told.has(what)) {
+        told.add(what);
+        logger.error(`GET /forms leaves out ${what}, which the service listed: ${refusal}`);
+      }
+      return false;
+    });
 }

@@ -1,5 +1,6 @@
-import type { Request } from 'express';
+import type { Request, Response } from 'express';
 import { sessionError } from './session-error-response.js';
+import { withTimeout } from './with-timeout.js';
 
 /** The most bytes of a mint request's body that are read (the element sends `{}`). */
 export const MAX_MINT_BODY_BYTES = 16 * 1024;
@@ -16,27 +17,29 @@ const utf8 = new TextDecoder();
  * when there is no body, or when the portal's own body parser already read it. A few lines
  * instead of body-parser, whose stream plumbing cost more per mint than the rest of the checks.
  */
-export function readJsonBody(req: Request, timeoutMs: number): Promise<void> | undefined {
+export function readJsonBody(
+  req: Request,
+  res: Response,
+  timeoutMs: number,
+): Promise<void> | undefined {
   if (!req.readable || req.headers['content-length'] === '0') return undefined;
   const declared = Number(req.headers['content-length']);
-  if (declared > MAX_MINT_BODY_BYTES) return Promise.reject(unread(req, 'large'));
+  if (declared > MAX_MINT_BODY_BYTES) return Promise.reject(unread(req, res, 'large'));
   const encoding = req.headers['content-encoding']?.trim().toLowerCase();
   if (encoding !== undefined && encoding !== 'identity') {
     return Promise.reject(bodyError('encoded'));
   }
   // The listeners stay once settled: a body refused unread is paused and its connection closed
   // (`unread`); one read to its end has nothing left.
-  let late: NodeJS.Timeout | undefined;
   const read = new Promise<void>((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    late = setTimeout(() => reject(unread(req, 'late')), timeoutMs);
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
       if (size <= MAX_MINT_BODY_BYTES) {
         chunks.push(chunk);
       } else {
-        reject(unread(req, 'large'));
+        reject(unread(req, res, 'large'));
       }
     });
     req.once('end', () => {
@@ -46,7 +49,7 @@ export function readJsonBody(req: Request, timeoutMs: number): Promise<void> | u
     });
     req.once('error', () => reject(bodyError('cutOff')));
   });
-  return read.finally(() => clearTimeout(late));
+  return withTimeout(read, timeoutMs, () => unread(req, res, 'late'));
 }
 
 function isJsonObjectOrArray(text: string): boolean {
@@ -71,9 +74,9 @@ const bodyMessages = {
  * The refusal of a body left partly unread: the rest would keep the connection (Node reads a
  * request's body to its end before the next), so it is closed once the refusal is sent.
  */
-function unread(req: Request, kind: 'large' | 'late') {
+function unread(req: Request, res: Response, kind: 'large' | 'late') {
   req.pause();
-  req.res?.setHeader('Connection', 'close');
+  res.setHeader('Connection', 'close');
   return bodyError(kind);
 }
 

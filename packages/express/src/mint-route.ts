@@ -1,14 +1,9 @@
-import {
-  FORM_REF_MAX_LENGTH,
-  type FormTarget,
-  isDotSegment,
-  isValidFormRef,
-  type MintResponse,
-} from '@form-embed/protocol';
+import type { FormTarget, MintResponse } from '@form-embed/protocol';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { describeTarget, isAuthorized } from './authorize.js';
 import { refuseNonJson } from './csrf.js';
 import { type EmbedOrigins, embedOriginFor } from './embed-origins.js';
+import { formRefRefusal } from './form-ref-refusal.js';
 import { readJsonBody } from './json-body.js';
 import type { Logger } from './logger.js';
 import { countAnswer, countMint } from './mint-metrics.js';
@@ -37,36 +32,6 @@ export function targetOf(req: Request): FormTarget {
 }
 
 /**
- * Refuses a form id or slug that is empty, `.`, `..` (as Express decoded it, so `%2E%2E` too),
- * over 200 characters (docs/contract.md#form-ids), or holding path syntax (`PATH_SYNTAX`):
- * placed in the upstream path, a dot segment would send the API-keyed POST to another endpoint,
- * and a long id grows threefold when encoded until the service refuses the request line. Runs
- * before `authorize`, the per-user limit and any upstream request.
- */
-function refuseInvalidFormRef(target: FormTarget): void {
-  const value = target.kind === 'form' ? target.formId : target.slug;
-  const valid = isValidFormRef(value);
-  if (valid && !PATH_SYNTAX.test(value)) return;
-  const what = target.kind === 'form' ? 'form id' : 'Core form slug';
-  throw sessionError(
-    'invalid_request',
-    valid
-      ? `The ${what} must not contain /, \\, ?, # or %.`
-      : isDotSegment(value)
-        ? `The ${what} is not a valid path segment.`
-        : `The ${what} must be at most ${FORM_REF_MAX_LENGTH} characters.`,
-  );
-}
-
-/**
- * Characters that, sent encoded (`%2F`), a standard service reads as part of the id, but that a
- * gateway in front of it which decodes paths before routing would read as a path, a query, or
- * an escape: the API-keyed mint would go to another endpoint. Refused on top of the contract's
- * rule, since no id needs them; the element, which has no key to protect, leaves them to us.
- */
-const PATH_SYNTAX = /[/\\?#%]/;
-
-/**
  * `POST /forms/:formId/session` and `POST /core-forms/:slug/session`, as one handler rather
  * than a router layer per step (each layer cost a mint more than its check): counted, the form
  * reference and `Content-Type` checked, the body read, the user resolved, the user's limit (the
@@ -79,14 +44,15 @@ export function mintRoute(deps: MintDependencies): RequestHandler {
   return function mintSession(req: Request, res: Response, next: NextFunction): void {
     const target = targetOf(req);
     countMint(res, target.kind);
-    refuseInvalidFormRef(target);
+    const refusal = formRefRefusal(target);
+    if (refusal !== undefined) throw sessionError('invalid_request', refusal);
     refuseNonJson(req);
     answerMint(deps, req, res, target).catch(next);
   };
 }
 
 async function answerMint(deps: MintDependencies, req: Request, res: Response, target: FormTarget) {
-  await readJsonBody(req, deps.timeoutMs);
+  await readJsonBody(req, res, deps.timeoutMs);
   const user = await deps.resolveUser(req, res);
   // The user's own count (the client address's, signed out) takes every mint request: telling
   // whether the form needs a user may read the forms list, and `authorize` is the portal's own

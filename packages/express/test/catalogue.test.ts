@@ -252,6 +252,33 @@ test('a catalogue the service cannot give is a SessionError, and is not kept: no
   assert.equal(SessionErrorBodySchema.parse(reset.body).error.code, 'unavailable');
 });
 
+test('a form the service lists under an id the mint route would refuse is left out of the menu, logged once', async () => {
+  // The service's list with one more form, under an id holding path syntax.
+  const withOddForm: typeof fetch = async (input, init) => {
+    const answer = await fetch(input, init);
+    if (!String(input).endsWith('/api/v1/forms')) return answer;
+    const list = (await answer.json()) as { forms: Record<string, unknown>[] };
+    list.forms.push({ ...list.forms[0], id: 'form/../x', name: 'Odd' });
+    return Response.json(list);
+  };
+  await using odd = await mountMiddleware(watch, {
+    apiKey: sandbox.apiKey,
+    baseUrl: sandbox.baseUrl,
+    fetch: withOddForm,
+    catalogue: { cacheTtlMs: 0 },
+  });
+  const logsBefore = watch.logLines.length;
+  for (let i = 0; i < 2; i++) {
+    const listed = names(await odd.request('/forms', { session: 'adele' }));
+    assert.ok(listed.includes(`form:${forms.microsoft}`), listed.join());
+    assert.ok(!listed.some((name) => name.includes('/')), listed.join());
+  }
+  const told = watch.logLines
+    .slice(logsBefore)
+    .filter((line) => /leaves out form form\/\.\.\/x/.test(line.message));
+  assert.equal(told.length, 1);
+});
+
 test('when the Core forms cannot be read (a path or shape the contract does not show), the catalogue still lists the designer forms, and says so once in the log', async () => {
   const coreFormsMissing: typeof fetch = (input, init) =>
     String(input).endsWith('/api/v1/core/forms')

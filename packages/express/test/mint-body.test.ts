@@ -74,6 +74,17 @@ describe('the mint request body (read only to refuse a malformed one)', () => {
     });
   });
 
+  test('a body over 16 KB by its Content-Length is invalid_request unread, and its connection closed', async () => {
+    await withoutUpstream(portal, async () => {
+      const answer = await portal.rawRequest(mintPathOfOpenForm, {
+        method: 'POST',
+        body: JSON.stringify({ pad: 'x'.repeat(20_000) }),
+      });
+      assertInvalidRequest(answer, /too large/);
+      assert.equal(answer.headers.get('connection'), 'close');
+    });
+  });
+
   test('a body with a Content-Encoding (compressed) is invalid_request: the element never compresses its `{}`', async () => {
     await withoutUpstream(portal, async () => {
       const answer = await portal.rawRequest(mintPathOfOpenForm, {

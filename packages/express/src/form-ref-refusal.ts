@@ -1,0 +1,33 @@
+import {
+  FORM_REF_MAX_LENGTH,
+  type FormTarget,
+  isDotSegment,
+  isValidFormRef,
+} from '@form-embed/protocol';
+
+/**
+ * Why the middleware will not mint `target`, or undefined when it will: an id or slug that is
+ * empty, `.`, `..` (as Express decoded it, so `%2E%2E` too), over 200 characters
+ * (docs/contract.md#form-ids), or holding path syntax (`PATH_SYNTAX`). Placed in the upstream
+ * path, a dot segment would send the API-keyed POST to another endpoint, and a long id grows
+ * threefold when encoded until the service refuses the request line. A mint is refused before
+ * `authorize`, the per-user limit and any upstream request; the catalogue leaves such a form out.
+ */
+export function formRefRefusal(target: FormTarget): string | undefined {
+  const value = target.kind === 'form' ? target.formId : target.slug;
+  const valid = isValidFormRef(value);
+  if (valid && !PATH_SYNTAX.test(value)) return undefined;
+  const what = target.kind === 'form' ? 'form id' : 'Core form slug';
+  if (valid) return `The ${what} must not contain /, \\, ?, # or %.`;
+  return isDotSegment(value)
+    ? `The ${what} is not a valid path segment.`
+    : `The ${what} must be at most ${FORM_REF_MAX_LENGTH} characters.`;
+}
+
+/**
+ * Characters that, sent encoded (`%2F`), a standard service reads as part of the id, but that a
+ * gateway in front of it which decodes paths before routing would read as a path, a query, or
+ * an escape: the API-keyed mint would go to another endpoint. Refused on top of the contract's
+ * rule, since no id needs them; the element, which has no key to protect, leaves them to us.
+ */
+const PATH_SYNTAX = /[/\\?#%]/;
