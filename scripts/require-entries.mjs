@@ -9,6 +9,8 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 
 const pkg = JSON.parse(await readFile('package.json', 'utf8'));
+/** A module whose first statement, after comments, is the `'use client'` directive. */
+const CLIENT_MODULE = /^(?:\s|\/\/[^\n]*\n|\/\*[\s\S]*?\*\/)*['"]use client['"]/;
 
 for (const [entry, target] of Object.entries(pkg.exports)) {
   const required = target?.require?.default;
@@ -18,7 +20,9 @@ for (const [entry, target] of Object.entries(pkg.exports)) {
     throw new Error(`exports["${entry}"] needs import.default and a .cjs require.default`);
   }
   for (const [from, to] of await expand(imported, required)) {
-    await writeFile(to, `module.exports = require('./${basename(from)}');\n`);
+    // A React client module ('use client', for Server Components) stays one when required.
+    const directive = CLIENT_MODULE.test(await readFile(from, 'utf8')) ? "'use client';\n" : '';
+    await writeFile(to, `${directive}module.exports = require('./${basename(from)}');\n`);
   }
 }
 

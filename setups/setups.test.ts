@@ -60,6 +60,9 @@ after(async () => {
   console.log(`setups: packed, checked, installed, built and run in ${seconds} s`);
 });
 
+/** A module whose first statement, after comments, is the `'use client'` directive. */
+const CLIENT_MODULE = /^(?:\s|\/\/[^\n]*\n|\/\*[\s\S]*?\*\/)*['"]use client['"]/;
+
 const bin = (name: string) => join(repositoryRoot, 'node_modules', '.bin', name);
 /** attw flags `./bundle` under node16 from CommonJS: a file for <script type="module">, never required. */
 const attwExclusions: Record<string, string[]> = {
@@ -133,6 +136,15 @@ describe('project setups', { concurrency: 2, timeout: 240_000 }, () => {
 
   test('4 react19: a React 19 page types the raw tag and the wrapper, refuses wrong values, frames both through a CSRF-guarded endpoint', async () => {
     const page = await project('react19');
+    // Client modules, so that a Server Component (Next.js's App Router) may render the wrapper.
+    for (const entry of ['react.js', 'dev/react.js', 'react.cjs']) {
+      const file = join(page.dir, 'node_modules/@form-embed/element/dist', entry);
+      assert.match(
+        await readFile(file, 'utf8'),
+        CLIENT_MODULE,
+        `${entry} is a 'use client' module`,
+      );
+    }
     const typecheck = await page.run('npm', ['run', 'typecheck'], { expectFailure: true });
     const fixture = 'src/must-fail/wrong-values.tsx';
     const marked = (await readFile(join(page.dir, fixture), 'utf8'))
