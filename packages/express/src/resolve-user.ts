@@ -53,7 +53,7 @@ export function resolveUserOnServer(
  * visitor: it is refused, its keys named in the log.
  */
 function checkedUser(user: unknown, logger: Logger): FormSessionUser | undefined {
-  const parsed = FormSessionUserSchema.safeParse(user);
+  const parsed = parsedUser(user);
   if (!parsed.success) {
     logger.error(
       'resolveUser returned something that is not a FormSessionRequest user ({microsoftTenantId?, clientId?, userIdentifier?} of strings)',
@@ -72,6 +72,15 @@ function checkedUser(user: unknown, logger: Logger): FormSessionUser | undefined
     );
   }
   throw sessionError('internal_error', 'The portal could not tell who is signed in.');
+}
+
+/** `user` read as FormSessionRequest's user; a field that throws when read fails it too. */
+function parsedUser(user: unknown) {
+  try {
+    return FormSessionUserSchema.safeParse(user);
+  } catch {
+    return { success: false } as const;
+  }
 }
 
 /** The user `resolveUser` returned for this request (after `resolveUserOnServer` ran). */

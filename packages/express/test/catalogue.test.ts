@@ -159,6 +159,12 @@ test('a resolveUser that throws or returns something that is not a user is inter
     () => ({ userIdentifier: 42 }) as never,
     // The portal's own shape, none of the user's fields: a mistake, not a signed-out visitor.
     () => ({ tenantId: 't', upn: 'adele@contoso.example' }) as never,
+    // A proxy over the portal's session object, whose field throws when read.
+    () => ({
+      get userIdentifier(): string {
+        throw new Error('session expired while read');
+      },
+    }),
   ]) {
     await using broken = await mountMiddleware(watch, {
       apiKey: sandbox.apiKey,
@@ -169,7 +175,10 @@ test('a resolveUser that throws or returns something that is not a user is inter
     const answer = await broken.mint({ kind: 'form', formId: forms.open });
     assert.equal(answer.status, 500);
     assert.equal(SessionErrorBodySchema.parse(answer.body).error.code, 'internal_error');
-    assert.ok(watch.logLines.length > logsBefore);
+    assert.ok(
+      watch.logLines.slice(logsBefore).some((line) => /resolveUser/.test(line.message)),
+      'the log names resolveUser',
+    );
     assert.deepEqual(
       broken.upstream.filter((call) => !call.url.endsWith('/api/v1/me')),
       [],
