@@ -165,4 +165,60 @@ describe('the mint request body (read only to refuse a malformed one)', () => {
       }
     });
   });
+  // withTimeout gives an answer one more turn after its timer fires: a body ending in that turn
+  // is read, and the refusal of a late body (which closes the connection) must not follow it.
+  test('a body whose end arrives in the turn its timeoutMs passes is read: the answer goes out as it is, and nothing throws', {
+    timeout: 30_000,
+  }, async () => {
+    const TIMEOUT_MS = 3_000;
+    const uncaught: unknown[] = [];
+    const onUncaught = (error: unknown) => uncaught.push(error);
+    let clock: ReturnType<typeof FakeTimers.install> | undefined;
+    await using slow = await mountMiddleware(
+      watch,
+      {
+        apiKey: sandbox.apiKey,
+        baseUrl: sandbox.baseUrl,
+        timeoutMs: TIMEOUT_MS,
+        // Refused at once once the body is read: the answer is sent within the same turn.
+        authorize: () => false,
+      },
+      (app) =>
+        app.use((req, _res, next) => {
+          // The bound's timer fires as the body's last chunk arrives, before it is handled.
+          req.prependListener('data', () => clock?.tick(TIMEOUT_MS));
+          next();
+        }),
+    );
+    await slow.mint(openForm); // the embed origins are read, so nothing upstream is in flight
+    process.on('uncaughtException', onUncaught);
+    await withoutUpstream(slow, async () => {
+      clock = FakeTimers.install({ toFake: ['setTimeout', 'clearTimeout'] });
+      try {
+        const endpoint = new URL(slow.server.endpoint);
+        const socket = connect(Number(endpoint.port), endpoint.hostname);
+        await once(socket, 'connect');
+        let received = '';
+        socket.setEncoding('utf8').on('data', (chunk: string) => {
+          received += chunk;
+        });
+        socket.write(
+          `POST ${endpoint.pathname}${mintPathOfOpenForm} HTTP/1.1\r\nHost: ${endpoint.host}\r\nContent-Type: application/json\r\nSec-Fetch-Site: same-origin\r\nX-Portal-Session: adele\r\nContent-Length: 2\r\n\r\n`,
+        );
+        await new Promise((resolve) => setImmediate(resolve));
+        socket.write('{}');
+        while (!received.includes('\r\n\r\n')) await new Promise((r) => setImmediate(r));
+        // The turns in which withTimeout's setImmediate would have refused the body.
+        for (let i = 0; i < 3; i++) await new Promise((r) => setImmediate(r));
+        socket.destroy();
+        const [head = ''] = received.split('\r\n\r\n');
+        assert.match(head, /^HTTP\/1\.1 403 /);
+        assert.doesNotMatch(head, /\r\nConnection: close\r\n/i);
+      } finally {
+        clock.uninstall();
+        process.off('uncaughtException', onUncaught);
+      }
+    });
+    assert.deepEqual(uncaught, []);
+  });
 });
