@@ -8,7 +8,7 @@ import {
   isWithdrawnForTenant,
 } from '@form-embed/protocol';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { describeTarget, isAuthorized } from './authorize.js';
+import { isAuthorized } from './authorize.js';
 import type { CatalogueReads, UserTenant } from './catalogue-reads.js';
 import { formRefRefusal } from './form-ref-refusal.js';
 import { describe, type Logger } from './logger.js';
@@ -148,11 +148,28 @@ function mintableEntries(logger: Logger): (entries: CatalogueEntry[]) => Catalog
       const target = targetOf(entry);
       const refusal = formRefRefusal(target);
       if (refusal === undefined) return true;
-      const what = describeTarget(target);
+      const what = `${target.kind === 'form' ? 'form' : 'Core form'} ${shownRef(entry)}`;
       if (!told.has(what)) {
         told.add(what);
         logger.error(`GET /forms leaves out ${what}, which the service listed: ${refusal}`);
       }
       return false;
     });
+}
+
+/** The most characters of a refused id or slug that reach the log (one may be any length). */
+const SHOWN_REF_MAX = 100;
+
+/**
+ * A refused id or slug as the service listed it, fit for a log line: quoted, cut at
+ * `SHOWN_REF_MAX` characters, with line breaks, control and format characters escaped (an id
+ * holding a line break would otherwise forge a line of its own).
+ */
+function shownRef(entry: CatalogueEntry): string {
+  const value = entry.kind === 'form' ? entry.formId : entry.slug;
+  const quoted = JSON.stringify(value.slice(0, SHOWN_REF_MAX)).replace(
+    /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu,
+    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+  return value.length > SHOWN_REF_MAX ? `${quoted}… (${value.length} characters)` : quoted;
 }

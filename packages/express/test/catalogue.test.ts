@@ -268,6 +268,8 @@ test('a form the service lists under an id the mint route would refuse is left o
     if (!String(input).endsWith('/api/v1/forms')) return answer;
     const list = (await answer.json()) as { forms: Record<string, unknown>[] };
     list.forms.push({ ...list.forms[0], id: 'form/../x', name: 'Odd' });
+    // One the log must not show as it is: longer than a line should carry, with a line break.
+    list.forms.push({ ...list.forms[0], id: `${'y'.repeat(300)}\nERROR forged`, name: 'Long' });
     return Response.json(list);
   };
   await using odd = await mountMiddleware(watch, {
@@ -282,10 +284,14 @@ test('a form the service lists under an id the mint route would refuse is left o
     assert.ok(listed.includes(`form:${forms.microsoft}`), listed.join());
     assert.ok(!listed.some((name) => name.includes('/')), listed.join());
   }
-  const told = watch.logLines
-    .slice(logsBefore)
-    .filter((line) => /leaves out form form\/\.\.\/x/.test(line.message));
+  const lines = watch.logLines.slice(logsBefore);
+  const told = lines.filter((line) => line.message.includes('leaves out form "form/../x"'));
   assert.equal(told.length, 1);
+  const long = lines.filter((line) => line.message.includes('leaves out form "yyy'));
+  assert.equal(long.length, 1);
+  assert.doesNotMatch(long[0]?.message ?? '', /\n/);
+  assert.match(long[0]?.message ?? '', /… \(313 characters\)/);
+  assert.ok((long[0]?.message.length ?? 0) < 300, long[0]?.message);
 });
 
 test('when the Core forms cannot be read (a path or shape the contract does not show), the catalogue still lists the designer forms, and says so once in the log', async () => {
