@@ -1,7 +1,10 @@
 import type { ClientRateLimitInfo, Options, Store } from 'express-rate-limit';
 import { LRUCache } from 'lru-cache';
 
-/** Keys a default limit keeps at most: about 350 bytes each, so about 17 MB at the cap. */
+/**
+ * Keys a default limit keeps at most: up to about 470 bytes each (a user part of 128
+ * characters, past which it is hashed), so about 25 MB at the cap.
+ */
 export const MAX_LIMIT_KEYS = 50_000;
 
 interface Count {

@@ -69,7 +69,9 @@ export function catalogueRoute(deps: CatalogueDependencies): RequestHandler {
       ...coreEntries,
     ]);
     const allowed = await Promise.all(
-      candidates.map((entry) => isAuthorized(deps.authorize, req, targetOf(entry), deps.logger)),
+      candidates.map((entry) =>
+        isAuthorized(deps.authorize, req, targetOfEntry(entry), deps.logger),
+      ),
     );
     const answer: Catalogue = { forms: candidates.filter((_, index) => allowed[index]) };
     res.set('Cache-Control', 'no-store').status(200).json(answer);
@@ -131,7 +133,7 @@ function coreEntry(form: CoreForm): CatalogueEntry {
   return { kind: 'coreForm', slug: form.slug, name: form.name };
 }
 
-function targetOf(entry: CatalogueEntry): FormTarget {
+function targetOfEntry(entry: CatalogueEntry): FormTarget {
   return entry.kind === 'form'
     ? { kind: 'form', formId: entry.formId }
     : { kind: 'coreForm', slug: entry.slug };
@@ -145,7 +147,7 @@ function mintableEntries(logger: Logger): (entries: CatalogueEntry[]) => Catalog
   const told = new Set<string>();
   return (entries) =>
     entries.filter((entry) => {
-      const target = targetOf(entry);
+      const target = targetOfEntry(entry);
       const refusal = formRefRefusal(target);
       if (refusal === undefined) return true;
       const what = `${target.kind === 'form' ? 'form' : 'Core form'} ${shownRef(entry)}`;

@@ -56,7 +56,7 @@ export function limitKey(req: Request, start: string, name: LimitName, user: Res
  * The longest user part kept as it is in a key, readable in a store: a usual user (a client id
  * and a tenant id, both GUIDs, and an address) fits. A store holds at most so many keys (50,000
  * in memory), not so many bytes, so a longer one, where users choose their own identifiers, is
- * counted under its SHA-256 (the README's memory figure stays true).
+ * counted under its SHA-256, and the README's memory figure holds.
  */
 export const MAX_WHO_LENGTH = 128;
 

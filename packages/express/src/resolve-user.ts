@@ -53,12 +53,12 @@ export function resolveUserOnServer(
  * visitor: it is refused, its keys named in the log.
  */
 function checkedUser(user: unknown, logger: Logger): FormSessionUser | undefined {
-  const parsed = parsedUser(user);
-  if (!parsed.success) {
+  const parsed = parsedUser(user, logger);
+  if (parsed?.success === false) {
     logger.error(
       'resolveUser returned something that is not a FormSessionRequest user ({microsoftTenantId?, clientId?, userIdentifier?} of strings)',
     );
-  } else {
+  } else if (parsed?.success) {
     const named = Object.entries(parsed.data).filter(
       ([, field]) => field !== undefined && field.trim() !== '',
     );
@@ -74,12 +74,15 @@ function checkedUser(user: unknown, logger: Logger): FormSessionUser | undefined
   throw sessionError('internal_error', 'The portal could not tell who is signed in.');
 }
 
-/** `user` read as FormSessionRequest's user; a field that throws when read fails it too. */
-function parsedUser(user: unknown) {
+/** `user` read as FormSessionRequest's user; undefined, logged, when reading a field threw. */
+function parsedUser(user: unknown, logger: Logger) {
   try {
     return FormSessionUserSchema.safeParse(user);
-  } catch {
-    return { success: false } as const;
+  } catch (error) {
+    logger.error("reading the user resolveUser returned threw (a getter of the portal's)", {
+      error,
+    });
+    return undefined;
   }
 }
 

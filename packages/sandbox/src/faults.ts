@@ -1,6 +1,6 @@
 /** Fault injection: the next N requests of a scope fail in a chosen way. */
 
-import type { KnownSessionErrorCode } from '@form-embed/protocol';
+import type { SessionErrorCode } from '@form-embed/protocol';
 
 /**
  * Which requests a fault applies to: `api` every API request, `session` only the two
@@ -13,7 +13,7 @@ export type Fault =
       /** Answer with an error: a SessionError on the form-session endpoints, `{error}` elsewhere. */
       kind: 'error';
       /** A SessionError code (offered by editors), or any other string for a code the protocol lacks. */
-      code: KnownSessionErrorCode | (string & {});
+      code: SessionErrorCode;
       /** Defaults to the code's status in the SessionError table, 400 for a code it lacks. */
       status?: number;
       /** Defaults to the code's retryable flag in the table, false for a code it lacks. */

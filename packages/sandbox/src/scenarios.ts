@@ -6,7 +6,7 @@ import {
   type FormSessionUser,
   type FormTarget,
   isKnownSessionErrorCode,
-  type KnownSessionErrorCode,
+  type SessionErrorCode,
   SessionErrorCodes,
   UNKNOWN_CODE_STATUS,
 } from '@form-embed/protocol';
@@ -14,7 +14,7 @@ import type { SandboxControl } from './control.js';
 import { type FixtureKeyName, fixtureIds } from './fixtures.js';
 
 export interface Scenario {
-  code: KnownSessionErrorCode | (string & {});
+  code: SessionErrorCode;
   status: number;
   retryable: boolean;
   description: string;
