@@ -1,6 +1,7 @@
 import { canonicalOrigin } from '@form-embed/protocol';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Logger } from './logger.js';
+import { countMintRefusedEarly } from './mint-metrics.js';
 import { sessionError } from './session-error-response.js';
 
 /**
@@ -14,7 +15,12 @@ export function crossSiteGuard(
   const onForeignOrigin = foreignOriginWarnings(logger);
   return function crossSiteGuard(req: Request, res: Response, next: NextFunction): void {
     res.set('Cache-Control', 'no-store');
-    refuseCrossSite(req, allowedOrigins, onForeignOrigin);
+    try {
+      refuseCrossSite(req, allowedOrigins, onForeignOrigin);
+    } catch (refusal) {
+      countMintRefusedEarly(req, res);
+      throw refusal;
+    }
     next();
   };
 }

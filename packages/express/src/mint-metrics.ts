@@ -1,5 +1,5 @@
 import type { FormTarget } from '@form-embed/protocol';
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
 import { recordMint } from './metrics.js';
 
 const mintKind = Symbol('form-embed mint kind');
@@ -20,4 +20,18 @@ export function countAnswer(res: Response, outcome: string): void {
   if (kind === undefined) return;
   locals[mintKind] = undefined;
   recordMint(kind, outcome, res.statusCode);
+}
+
+/** The two mint routes, as the router matches them (without case, a trailing slash allowed). */
+const MINT_PATH = /^\/(forms|core-forms)\/[^/]+\/session\/?$/i;
+
+/**
+ * Marks a mint request refused before its route ran (the cross-site check, on every route), so
+ * that it is counted too: a portal behind a proxy that Express's `trust proxy` does not know has
+ * every mint refused there, and the count is what an alert can see.
+ */
+export function countMintRefusedEarly(req: Request, res: Response): void {
+  if (req.method !== 'POST') return;
+  const kind = MINT_PATH.exec(req.path)?.[1]?.toLowerCase();
+  if (kind !== undefined) countMint(res, kind === 'forms' ? 'form' : 'coreForm');
 }

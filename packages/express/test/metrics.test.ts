@@ -141,6 +141,32 @@ describe('metrics through the OpenTelemetry API', () => {
     ]);
   });
 
+  test('a mint refused as cross-site (a proxy trust proxy does not know) is counted, forbidden, by its kind', async () => {
+    await using portal = await mountMiddleware(watch, {
+      apiKey: sandbox.apiKey,
+      baseUrl: sandbox.baseUrl,
+    });
+    const exported = registerSdk();
+    // What a portal behind a TLS-terminating proxy sees with trust proxy unset: its own page's
+    // origin is https, the request as Express reads it is http.
+    const headers = { origin: 'https://portal.example', 'x-forwarded-proto': 'https' };
+    assert.equal((await portal.mint(microsoftForm, { session: 'adele', headers })).status, 403);
+    assert.equal((await portal.mint(coreForm, { session: 'adele', headers })).status, 403);
+    assert.equal((await portal.request('/forms', { session: 'adele', headers })).status, 403);
+    const all = (await exported()).flatMap((scope) => scope.metrics);
+    const forbidden = (kind: string) => ({
+      'form_embed.form.kind': kind,
+      'form_embed.outcome': 'forbidden',
+      'error.type': 'forbidden',
+      'http.response.status_code': 403,
+      value: 1,
+    });
+    assert.deepEqual(
+      new Set(pointsOf(all, 'form_embed.mints')),
+      new Set([forbidden('form'), forbidden('coreForm')]),
+    );
+  });
+
   test("codes the service added after this release count as one outcome, new_code: the service's codes cannot grow the series", async () => {
     await using portal = await mountMiddleware(watch, {
       apiKey: sandbox.apiKey,
