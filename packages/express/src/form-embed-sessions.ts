@@ -12,6 +12,7 @@ import { mintRoute } from './mint-route.js';
 import type { FormEmbedSessionsOptions } from './options.js';
 import { parseOptions } from './parse-options.js';
 import { bounded } from './portal-callback.js';
+import { withoutRepeats } from './repeated-lines.js';
 import { requestLimits } from './request-limits.js';
 import { resolveUserOnServer, userResolver } from './resolve-user.js';
 import { ServiceClient } from './service-client.js';
@@ -36,7 +37,7 @@ export interface FormEmbedSessionsRouter extends Router {
  */
 export function formEmbedSessions(options: FormEmbedSessionsOptions): FormEmbedSessionsRouter {
   const config = parseOptions(options);
-  const logger = redactingLogger(messageFirst(config.logger), config.apiKey);
+  const logger = withoutRepeats(redactingLogger(messageFirst(config.logger), config.apiKey));
   const client = new ServiceClient({ ...config, logger });
   const embedOrigins = new EmbedOrigins(client);
   embedOrigins.prefetch(logger);

@@ -60,7 +60,7 @@ export class UpstreamErrors {
   badShape(route: Route, answer: UpstreamAnswer): SessionErrorResponse {
     this.#logger.error(
       answer.body === tooLarge
-        ? `the service's answer to ${route} (status ${answer.status}) was longer than maxUpstreamBodyBytes and was cut off`
+        ? `the service's answer to ${answer.request} (paths.${route}, status ${answer.status}) was longer than maxUpstreamBodyBytes and was cut off`
         : `the service's answer to ${answer.request} (paths.${route}, status ${answer.status}) is not in the documented shape; check baseUrl (without /api/v1) and paths.${route}`,
     );
     return sessionError(

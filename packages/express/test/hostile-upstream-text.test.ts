@@ -66,8 +66,10 @@ describe('a service that echoes what it should not (docs/contract.md#session-err
     const split = ['\u0000', '\u200b', '\u00ad', '\u2028'].map(
       (inside) => `${apiKey.slice(0, 9)}${inside}${apiKey.slice(9)}`,
     );
-    for (const written of split) {
-      const { logged } = await refusalOf({ code: 'user_not_found', message: `key ${written} end` });
+    for (const [index, written] of split.entries()) {
+      // Told apart by the index: redacted, the four would be one line, logged once a minute.
+      const message = `key ${written} end ${index}`;
+      const { logged } = await refusalOf({ code: 'user_not_found', message });
       const details = JSON.stringify(logged.map((line) => line.details));
       assert.ok(!details.includes(apiKey.slice(9)), details);
       assert.match(details, /key \[redacted\] end/, details);

@@ -1,0 +1,93 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { fixtureIds, type Sandbox, startSandbox } from '@form-embed/sandbox';
+import FakeTimers from '@sinonjs/fake-timers';
+import type { Logger } from '../src/logger.js';
+import { REPEAT_WINDOW_MS, withoutRepeats } from '../src/repeated-lines.js';
+import { mountMiddleware } from './helpers/harness.js';
+import { SecretWatch } from './helpers/secret-watch.js';
+
+const watch = new SecretWatch();
+let sandbox: Sandbox;
+const microsoftForm = { kind: 'form', formId: fixtureIds.forms.microsoft } as const;
+const FAILING_MINTS = 100; // within the sandbox's 120 mints a minute
+
+before(async () => {
+  sandbox = await startSandbox();
+});
+
+after(async () => {
+  await sandbox.close();
+  await watch.assertNoSecret([sandbox.apiKey]);
+});
+
+function capture(): { logger: Logger; lines: [string, string, unknown][] } {
+  const lines: [string, string, unknown][] = [];
+  return {
+    lines,
+    logger: {
+      warn: (message, details) => lines.push(['warn', message, details]),
+      error: (message, details) => lines.push(['error', message, details]),
+    },
+  };
+}
+
+describe('a line every request meets is logged once a minute, not once a request', () => {
+  test('repeats within the window are counted, and the next line after it says how many were left out', () => {
+    const clock = FakeTimers.install({ toFake: ['Date'], now: Date.UTC(2026, 10, 26, 12) });
+    try {
+      const { logger, lines } = capture();
+      const once = withoutRepeats(logger);
+      for (let i = 0; i < 1_000; i += 1) once.error('resolveUser threw', { error: 'Error: down' });
+      once.error('resolveUser threw', { error: 'Error: another reason' });
+      once.warn('resolveUser threw', { error: 'Error: down' });
+      assert.deepEqual(lines, [
+        ['error', 'resolveUser threw', { error: 'Error: down' }],
+        ['error', 'resolveUser threw', { error: 'Error: another reason' }],
+        ['warn', 'resolveUser threw', { error: 'Error: down' }],
+      ]);
+      clock.tick(REPEAT_WINDOW_MS - 1);
+      once.error('resolveUser threw', { error: 'Error: down' });
+      assert.equal(lines.length, 3, 'still within the window');
+      clock.tick(1);
+      once.error('resolveUser threw', { error: 'Error: down' });
+      assert.deepEqual(lines.at(-1), [
+        'error',
+        'resolveUser threw',
+        { error: 'Error: down', repeatsNotLogged: 1_000 },
+      ]);
+      once.error('resolveUser threw', { error: 'Error: down' });
+      assert.equal(lines.length, 4, 'a new window began with that line');
+    } finally {
+      clock.uninstall();
+    }
+  });
+
+  test(`${FAILING_MINTS} mints the service answers 503, and ${FAILING_MINTS} whose resolveUser throws, log one line each`, async () => {
+    let storeDown = false;
+    await using portal = await mountMiddleware(watch, {
+      apiKey: sandbox.apiKey,
+      baseUrl: sandbox.baseUrl,
+      limit: { mints: 10 * FAILING_MINTS },
+      resolveUser: () => {
+        if (storeDown) throw new Error('session store down');
+        return { clientId: fixtureIds.clients.contoso, userIdentifier: fixtureIds.users.adele };
+      },
+    });
+    const logsBefore = watch.logLines.length;
+    sandbox.control.fail({ kind: 'error', code: 'unavailable', scope: 'session', count: 1e6 });
+    for (let i = 0; i < FAILING_MINTS; i += 1) {
+      assert.equal((await portal.mint(microsoftForm)).status, 503);
+    }
+    sandbox.control.reset();
+    storeDown = true;
+    for (let i = 0; i < FAILING_MINTS; i += 1) {
+      assert.equal((await portal.mint(microsoftForm)).status, 500);
+    }
+    const logged = watch.logLines.slice(logsBefore).map(({ level, message }) => [level, message]);
+    assert.deepEqual(logged, [
+      ['warn', 'the service answered unavailable (status 503) on formSession'],
+      ['error', 'resolveUser threw'],
+    ]);
+  });
+});
