@@ -22,11 +22,13 @@ export function embedOriginFor(origins: EmbedOriginPair, target: FormTarget): st
  */
 export class EmbedOrigins {
   readonly #client: ServiceClient;
+  readonly #logger: Logger;
   #current: Promise<EmbedOriginPair> | undefined;
   #lastGood: EmbedOriginPair | undefined;
 
-  constructor(client: ServiceClient) {
+  constructor(client: ServiceClient, logger: Logger) {
     this.#client = client;
+    this.#logger = logger;
   }
 
   /**
@@ -34,9 +36,9 @@ export class EmbedOrigins {
    * and nothing else spends the organisation's reads first. Nobody awaits it: a failure is
    * logged, and the first mint fetches again.
    */
-  prefetch(logger: Logger): void {
+  prefetch(): void {
     this.get().catch((error: unknown) =>
-      logger.warn(
+      this.#logger.warn(
         'the embed origins (GET /api/v1/me) could not be fetched at start; the first mint tries again',
         {
           error: describe(error),
@@ -71,6 +73,21 @@ export class EmbedOrigins {
     return this.#current;
   }
 
+  /**
+   * The organisation changed its forms domain: mints follow at once, but a page whose
+   * Content-Security-Policy names the old origin in `frame-src` (fixed when the portal started)
+   * no longer frames the forms. Logged once per change, by each instance.
+   */
+  #tellChange(before: EmbedOriginPair, after: EmbedOriginPair): void {
+    const changed = (['formsOrigin', 'coreFormsOrigin'] as const).filter(
+      (name) => before[name] !== after[name],
+    );
+    if (changed.length === 0) return;
+    this.#logger.warn(
+      `the organisation's embed origins changed (${changed.map((name) => `${name} ${before[name]} -> ${after[name]}`).join(', ')}): mints use the new ones; a Content-Security-Policy frame-src that names the old ones must take them from the Router's embedOrigins()`,
+    );
+  }
+
   #fetch(): Promise<EmbedOriginPair> {
     const lastGood = this.#lastGood;
     const pending = this.#client.read('me', OrganisationSchema).then((organisation) => {
@@ -81,6 +98,7 @@ export class EmbedOrigins {
           "The service's organisation answer carries no embed origins.",
         );
       }
+      if (lastGood !== undefined) this.#tellChange(lastGood, { formsOrigin, coreFormsOrigin });
       this.#lastGood = { formsOrigin, coreFormsOrigin };
       return this.#lastGood;
     });

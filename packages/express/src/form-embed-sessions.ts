@@ -39,8 +39,8 @@ export function formEmbedSessions(options: FormEmbedSessionsOptions): FormEmbedS
   const config = parseOptions(options);
   const logger = withoutRepeats(redactingLogger(messageFirst(config.logger), config.apiKey));
   const client = new ServiceClient({ ...config, logger });
-  const embedOrigins = new EmbedOrigins(client);
-  embedOrigins.prefetch(logger);
+  const embedOrigins = new EmbedOrigins(client, logger);
+  embedOrigins.prefetch();
   const reads = new CatalogueReads(client, logger, config.catalogue.cacheTtlMs);
   const limits = requestLimits({ ...config, logger });
   // The portal's own callbacks, bound by timeoutMs once, here.

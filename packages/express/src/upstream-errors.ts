@@ -25,6 +25,18 @@ const LOGGED_TEXT_MAX = 500;
 /** Characters a log line does not show as themselves: control, format, line and paragraph separators. */
 const INVISIBLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu;
 
+/** What an operator does about a code the service answered, after the line naming it. */
+const WHAT_TO_DO = new Map([
+  [
+    'invalid_api_key',
+    ': the key is revoked, expired or mistyped; give apiKey a valid key of the organisation',
+  ],
+  [
+    'rate_limited',
+    ": the organisation's own limit at the service is spent (every user's and instance's mints count); lower limit.mints or limit.signedOutMints, or ask the service for more",
+  ],
+]);
+
 /**
  * Turns the service's failed answers into the SessionErrors the browser gets. A code of the
  * contract's table keeps the table's status and retryable (docs/contract.md#session-errors); a
@@ -75,8 +87,10 @@ export class UpstreamErrors {
     answer: UpstreamAnswer,
   ): SessionErrorResponse {
     const { code } = detail;
-    this.#logger.warn(
-      `the service answered ${this.#clean(code)} (status ${answer.status}) on ${route}`,
+    // A refused key fails every mint until it is replaced: an error, saying what to do.
+    const level = code === 'invalid_api_key' ? 'error' : 'warn';
+    this.#logger[level](
+      `the service answered ${this.#clean(code)} (status ${answer.status}) on ${route}${WHAT_TO_DO.get(code) ?? ''}`,
       {
         code: this.#clean(code),
         message: this.#clean(detail.message),
@@ -130,9 +144,12 @@ export class UpstreamErrors {
   #plain(route: Route, answer: UpstreamAnswer): SessionErrorResponse {
     switch (answer.status) {
       case 401:
-        this.#logger.error(`the service refused the API key (401 on ${route})`);
+        this.#logger.error(
+          `the service refused the API key (401 on ${route})${WHAT_TO_DO.get('invalid_api_key')}`,
+        );
         return sessionError('invalid_api_key', sessionErrorMessages.invalid_api_key);
       case 429:
+        this.#logger.warn(`the service answered 429 on ${route}${WHAT_TO_DO.get('rate_limited')}`);
         return sessionError(
           'rate_limited',
           sessionErrorMessages.rate_limited,

@@ -1,0 +1,77 @@
+import assert from 'node:assert/strict';
+import { after, before, beforeEach, describe, test } from 'node:test';
+import { fixtureIds, type Sandbox, startSandbox } from '@form-embed/sandbox';
+import { mountMiddleware } from './helpers/harness.js';
+import { SecretWatch } from './helpers/secret-watch.js';
+
+const watch = new SecretWatch();
+let sandbox: Sandbox;
+const microsoftForm = { kind: 'form', formId: fixtureIds.forms.microsoft } as const;
+
+before(async () => {
+  sandbox = await startSandbox();
+});
+
+beforeEach(() => sandbox.control.reset());
+
+after(async () => {
+  await sandbox.close();
+  await watch.assertNoSecret([sandbox.apiKey]);
+});
+
+/** The lines logged while `work` runs, as `level message`. */
+async function linesOf(work: () => Promise<void>): Promise<string[]> {
+  const logsBefore = watch.logLines.length;
+  await work();
+  return watch.logLines.slice(logsBefore).map(({ level, message }) => `${level} ${message}`);
+}
+
+describe('the lines an operator acts on say what happened and what to do', () => {
+  test('a key the service refuses while the portal runs is an error, once, naming apiKey', async () => {
+    await using portal = await mountMiddleware(watch, {
+      apiKey: sandbox.apiKey,
+      baseUrl: sandbox.baseUrl,
+    });
+    const lines = await linesOf(async () => {
+      sandbox.control.fail({ kind: 'error', code: 'invalid_api_key', scope: 'session', count: 5 });
+      for (let i = 0; i < 5; i += 1) {
+        assert.equal((await portal.mint(microsoftForm, { session: 'adele' })).status, 401);
+      }
+    });
+    assert.deepEqual(lines, [
+      'error the service answered invalid_api_key (status 401) on formSession: the key is revoked, expired or mistyped; give apiKey a valid key of the organisation',
+    ]);
+  });
+
+  test("the organisation's limit at the service spent is a warning naming the limits to lower", async () => {
+    await using portal = await mountMiddleware(watch, {
+      apiKey: sandbox.apiKey,
+      baseUrl: sandbox.baseUrl,
+    });
+    const lines = await linesOf(async () => {
+      sandbox.control.exhaustRateLimit('mints');
+      assert.equal((await portal.mint(microsoftForm, { session: 'adele' })).status, 429);
+    });
+    assert.equal(lines.length, 1, lines.join('\n'));
+    assert.match(lines[0] ?? '', /^warn the service answered rate_limited .*lower limit\.mints/);
+  });
+
+  test('a new forms domain is a warning, once, naming the old and new origins and the CSP', async () => {
+    await using portal = await mountMiddleware(watch, {
+      apiKey: sandbox.apiKey,
+      baseUrl: sandbox.baseUrl,
+    });
+    assert.equal((await portal.mint(microsoftForm, { session: 'adele' })).status, 200);
+    const before = sandbox.control.embedOrigins();
+    const lines = await linesOf(async () => {
+      await sandbox.control.changeFormsDomain('forms');
+      for (let i = 0; i < 3; i += 1) {
+        assert.equal((await portal.mint(microsoftForm, { session: 'adele' })).status, 200);
+      }
+    });
+    const after = sandbox.control.embedOrigins();
+    assert.deepEqual(lines, [
+      `warn the organisation's embed origins changed (formsOrigin ${before.formsOrigin} -> ${after.formsOrigin}): mints use the new ones; a Content-Security-Policy frame-src that names the old ones must take them from the Router's embedOrigins()`,
+    ]);
+  });
+});
