@@ -1,5 +1,7 @@
 import type { ClientRateLimitInfo, Options, Store } from 'express-rate-limit';
+import type { LimitName } from './limit-key.js';
 import { describe, type Logger } from './logger.js';
+import { recordUncounted } from './metrics.js';
 import { sessionError } from './session-error-response.js';
 import { withTimeout } from './with-timeout.js';
 
@@ -37,6 +39,8 @@ export interface GuardOptions {
   timeoutMs: number;
   passOnStoreError: boolean;
   logger: Logger;
+  /** The limit this guard counts for, as the metric of uncounted requests names it. */
+  limit: LimitName;
 }
 
 /**
@@ -154,6 +158,7 @@ export class GuardedStore implements Store {
 
   #uncounted(): never {
     this.#health.uncounted += 1;
+    recordUncounted(this.#options.limit, this.#options.passOnStoreError);
     if (this.#options.passOnStoreError) throw new StoreBypassed();
     throw sessionError('unavailable', 'The limits cannot be checked at the moment.');
   }

@@ -16,12 +16,14 @@ export const MetricNames = {
   mints: 'form_embed.mints',
   upstreamDuration: 'form_embed.upstream.duration',
   limitRefusals: 'form_embed.limit.refusals',
+  limitUncounted: 'form_embed.limit.uncounted',
 } as const;
 
 interface Instruments {
   mints: Counter;
   upstreamDuration: Histogram;
   limitRefusals: Counter;
+  limitUncounted: Counter;
 }
 
 // OpenTelemetry's bucket boundaries for HTTP durations, in seconds.
@@ -54,6 +56,11 @@ function current(): Instruments {
       }),
       limitRefusals: meter.createCounter(MetricNames.limitRefusals, {
         description: 'Requests refused by a limit of the middleware.',
+        unit: '{request}',
+      }),
+      limitUncounted: meter.createCounter(MetricNames.limitUncounted, {
+        description:
+          'Requests a limit did not count because limit.store failed or was late: passed on, or refused (limit.passOnStoreError false).',
         unit: '{request}',
       }),
     };
@@ -110,5 +117,17 @@ export function recordLimitRefusal(
   current().limitRefusals.add(1, {
     'form_embed.limit.name': limit,
     'form_embed.limit.subject': subject,
+  });
+}
+
+/**
+ * One request a limit did not count, `limit.store` having failed or been late: let through, or
+ * refused with `unavailable` when `limit.passOnStoreError` is false. The outage itself is logged
+ * once; this is what an alert counts.
+ */
+export function recordUncounted(limit: LimitName, passed: boolean): void {
+  current().limitUncounted.add(1, {
+    'form_embed.limit.name': limit,
+    'form_embed.limit.store_outcome': passed ? 'passed' : 'refused',
   });
 }

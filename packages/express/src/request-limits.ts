@@ -105,6 +105,7 @@ function countedLimit(
           timeoutMs: limit.storeTimeoutMs,
           passOnStoreError: limit.passOnStoreError,
           logger,
+          limit: name,
         });
   return rateLimit({
     windowMs: limit.windowMs,

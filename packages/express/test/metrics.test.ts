@@ -167,6 +167,36 @@ describe('metrics through the OpenTelemetry API', () => {
     );
   });
 
+  test('requests a limit could not count (limit.store down) are counted by limit and outcome: passed on, or refused', async () => {
+    const downStore = () => ({
+      increment: () => Promise.reject(new Error('ECONNREFUSED')),
+      decrement: async () => {},
+      resetKey: async () => {},
+    });
+    await using passing = await mountMiddleware(watch, {
+      apiKey: sandbox.apiKey,
+      baseUrl: sandbox.baseUrl,
+      limit: { store: downStore(), prefix: 'passing:' },
+    });
+    await using refusing = await mountMiddleware(watch, {
+      apiKey: sandbox.apiKey,
+      baseUrl: sandbox.baseUrl,
+      limit: { store: downStore(), prefix: 'refusing:', passOnStoreError: false },
+    });
+    const exported = registerSdk();
+    assert.equal((await passing.mint(microsoftForm, { session: 'adele' })).status, 200);
+    assert.equal((await passing.mint(microsoftForm, { session: 'adele' })).status, 200);
+    assert.equal((await refusing.mint(microsoftForm, { session: 'adele' })).status, 503);
+    const all = (await exported()).flatMap((scope) => scope.metrics);
+    assert.deepEqual(
+      new Set(pointsOf(all, 'form_embed.limit.uncounted')),
+      new Set([
+        { 'form_embed.limit.name': 'mint', 'form_embed.limit.store_outcome': 'passed', value: 2 },
+        { 'form_embed.limit.name': 'mint', 'form_embed.limit.store_outcome': 'refused', value: 1 },
+      ]),
+    );
+  });
+
   test("codes the service added after this release count as one outcome, new_code: the service's codes cannot grow the series", async () => {
     await using portal = await mountMiddleware(watch, {
       apiKey: sandbox.apiKey,
