@@ -14,6 +14,7 @@ export const METER_NAME = '@form-embed/express';
 /** The instruments and their attributes, as the README lists them. None carries a user, handle or key. */
 export const MetricNames = {
   mints: 'form_embed.mints',
+  mintDuration: 'form_embed.mint.duration',
   upstreamDuration: 'form_embed.upstream.duration',
   limitRefusals: 'form_embed.limit.refusals',
   limitUncounted: 'form_embed.limit.uncounted',
@@ -21,6 +22,7 @@ export const MetricNames = {
 
 interface Instruments {
   mints: Counter;
+  mintDuration: Histogram;
   upstreamDuration: Histogram;
   limitRefusals: Counter;
   limitUncounted: Counter;
@@ -49,6 +51,12 @@ function current(): Instruments {
         description: 'Form-session mint requests answered, by form kind and outcome.',
         unit: '{mint}',
       }),
+      mintDuration: meter.createHistogram(MetricNames.mintDuration, {
+        description:
+          'Duration of mint requests, from the route to the answer (the user, the limits, the service), by form kind and outcome.',
+        unit: 's',
+        advice: { explicitBucketBoundaries: DURATION_BUCKETS },
+      }),
       upstreamDuration: meter.createHistogram(MetricNames.upstreamDuration, {
         description: "Duration of requests to the service's API, until the answer is read.",
         unit: 's',
@@ -73,7 +81,12 @@ function current(): Instruments {
  * service added after this release counts as `new_code`: the service picks those, so they would
  * make a series each (the browser still gets the code itself).
  */
-export function recordMint(kind: FormTarget['kind'], answered: string, status: number): void {
+export function recordMint(
+  kind: FormTarget['kind'],
+  answered: string,
+  status: number,
+  startedAt: number,
+): void {
   const outcome =
     answered === 'ok' || isKnownSessionErrorCode(answered) || isPortalErrorCode(answered)
       ? answered
@@ -84,7 +97,9 @@ export function recordMint(kind: FormTarget['kind'], answered: string, status: n
     'http.response.status_code': status,
   };
   if (outcome !== 'ok') attributes['error.type'] = outcome;
-  current().mints.add(1, attributes);
+  const { mints, mintDuration } = current();
+  mints.add(1, attributes);
+  mintDuration.record((performance.now() - startedAt) / 1000, attributes);
 }
 
 /**

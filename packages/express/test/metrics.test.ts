@@ -99,6 +99,11 @@ describe('metrics through the OpenTelemetry API', () => {
         },
       ]),
     );
+    assert.deepEqual(
+      new Set(pointsOf(all, 'form_embed.mint.duration')),
+      new Set(mints),
+      'each mint is timed too, under the attributes it is counted with',
+    );
     assert.deepEqual(pointsOf(all, 'form_embed.limit.refusals'), [
       { 'form_embed.limit.name': 'mint', 'form_embed.limit.subject': 'user', value: 1 },
     ]);
