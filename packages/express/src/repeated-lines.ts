@@ -18,7 +18,7 @@ export function withoutRepeats(logger: Logger): Logger {
   const once =
     (level: keyof Logger): Logger[keyof Logger] =>
     (message, details) => {
-      const line = `${level} ${message} ${JSON.stringify(details ?? {})}`;
+      const line = `${level} ${message} ${JSON.stringify(details ?? {}, errorsAsText)}`;
       const now = Date.now();
       const last = lastLogged.get(line);
       if (last !== undefined && now - last.at < REPEAT_WINDOW_MS) {
@@ -36,4 +36,9 @@ export function withoutRepeats(logger: Logger): Logger {
       logger[level](message, repeats > 0 ? { ...details, repeatsNotLogged: repeats } : details);
     };
   return { warn: once('warn'), error: once('error') };
+}
+
+/** An Error as its text: JSON.stringify writes every one as `{}`, which would make all one line. */
+function errorsAsText(_key: string, value: unknown): unknown {
+  return value instanceof Error ? String(value) : value;
 }

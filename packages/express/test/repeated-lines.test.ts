@@ -63,6 +63,15 @@ describe('a line every request meets is logged once a minute, not once a request
     }
   });
 
+  test('two errors of one message but different reasons are two lines', () => {
+    const { logger, lines } = capture();
+    const once = withoutRepeats(logger);
+    once.error('resolveUser threw', { error: new Error('session store down') });
+    once.error('resolveUser threw', { error: new Error('session store down') });
+    once.error('resolveUser threw', { error: new TypeError('user.id is undefined') });
+    assert.equal(lines.length, 2);
+  });
+
   test(`${FAILING_MINTS} mints the service answers 503, and ${FAILING_MINTS} whose resolveUser throws, log one line each`, async () => {
     let storeDown = false;
     await using portal = await mountMiddleware(watch, {
