@@ -167,7 +167,12 @@ function parseJson(text: string): unknown {
 function describeCause(error: unknown): string {
   if (!(error instanceof Error)) return 'unknown failure';
   const code = codeOf(error.cause);
-  return code === undefined ? `${error.name}: ${error.message}` : `${error.name}: ${code}`;
+  if (code !== undefined) return `${error.name}: ${code}`;
+  // fetch's own refusals (a port it will not use, say) have a message and no code.
+  const { cause } = error;
+  return cause instanceof Error
+    ? `${error.name}: ${error.message} (${cause.message})`
+    : `${error.name}: ${error.message}`;
 }
 
 /** The system error code (ECONNREFUSED) of a cause, or of the first of several (`localhost` on IPv4 and IPv6). */

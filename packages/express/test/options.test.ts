@@ -309,7 +309,7 @@ describe('formEmbedSessions options', () => {
     assert.ok(!logged.includes(sandbox.apiKey), 'the key it received is cut out');
   });
 
-  test('a wrong baseUrl is logged with the URL asked: an extra /api/v1, an unreachable port (ECONNREFUSED)', async () => {
+  test('a wrong baseUrl is logged with the URL asked: an extra /api/v1, an unreachable port (ECONNREFUSED), a port fetch refuses', async () => {
     // From the start: the GET /me sent when the middleware is created logs it first, and the
     // mint's own try, the same line within a minute, is left out.
     const logsBefore = watch.logLines.length;
@@ -325,13 +325,20 @@ describe('formEmbedSessions options', () => {
       apiKey: sandbox.apiKey,
       baseUrl: deadUrl,
     });
+    // A port fetch refuses to use: its cause has no code, only a message.
+    await using badPort = await mountMiddleware(watch, {
+      apiKey: sandbox.apiKey,
+      baseUrl: 'http://127.0.0.1:1',
+    });
     assert.equal((await doubled.mint(microsoftForm, { session: 'adele' })).status, 500);
     assert.equal((await closedPort.mint(microsoftForm, { session: 'adele' })).status, 503);
+    assert.equal((await badPort.mint(microsoftForm, { session: 'adele' })).status, 503);
     const logged = JSON.stringify(watch.logLines.slice(logsBefore));
     assert.match(logged, /GET http:\/\/127\.0\.0\.1:\d+\/api\/v1\/api\/v1\/me/);
     assert.match(logged, /without \/api\/v1/);
     assert.ok(logged.includes(`GET ${deadUrl}/api/v1/me`), logged);
     assert.match(logged, /ECONNREFUSED/);
+    assert.match(logged, /fetch failed \(bad port\)/);
   });
 
   test('a baseUrl with a path prefix keeps the prefix', async () => {
