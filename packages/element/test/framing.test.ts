@@ -197,13 +197,25 @@ describe('<form-embed> framing', () => {
     expect(element.shadowRoot?.activeElement === null, 'nothing focused').to.equal(true);
   });
 
-  it('an answer whose expiresIn is not a number is internal_error, not a remint loop', async () => {
+  for (const expiresIn of ['0' as unknown as number, Number.NaN, -1]) {
+    it(`an answer whose expiresIn is ${typeof expiresIn} ${String(expiresIn)} is internal_error, not a remint loop`, async () => {
+      const { element, calls } = await mount();
+      const errors = record(element, 'form-embed-error');
+      calls[0]?.resolve(session({ expiresIn }));
+      await settle(element);
+      expect(errors[0]).to.include({ code: 'internal_error', retryable: true });
+      expect(frameOf(element) === null, 'no frame').to.equal(true);
+    });
+  }
+
+  it('an answer without embedOrigin is internal_error and retried, not refused as off its origin', async () => {
     const { element, calls } = await mount();
-    const errors = record(element, 'form-embed-error');
-    calls[0]?.resolve(session({ expiresIn: '0' as unknown as number }));
+    const events = record(element, 'form-embed-error');
+    calls[0]?.resolve(session({ embedOrigin: undefined as unknown as string }));
     await settle(element);
-    expect(errors[0]).to.include({ code: 'internal_error', retryable: true });
     expect(frameOf(element) === null, 'no frame').to.equal(true);
+    expect(events[0]).to.include({ code: 'internal_error', retryable: true, willRetry: true });
+    expect(element.state).to.equal('waiting');
   });
 
   it('focus still moves to the new frame when a form-embed-session listener remints again', async () => {

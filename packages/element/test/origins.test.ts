@@ -67,6 +67,7 @@ describe('<form-embed> origins it trusts', () => {
     ['http on 127.0.0.1', 'http://127.0.0.1:4011', true],
     ['http on a *.localhost name', 'http://forms.localhost:4011', true],
     ['http on a name that ends like a loopback one', 'http://127.0.0.1.evil.example', false],
+    ['http on a name whose last label only ends in localhost', 'http://notlocalhost:4011', false],
   ] as const) {
     it(`an embedOrigin of ${what} is ${trusted ? 'framed' : 'refused as untrusted_origin'}`, async () => {
       const { element, events } = await embed('form-id="f1"', {

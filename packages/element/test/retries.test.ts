@@ -202,6 +202,23 @@ describe('<form-embed> retries', () => {
     expect(statusOf(element).textContent).to.contain(messages.storm);
   });
 
+  it('a frame that answers error every 7 minutes is stopped after 4 remints too: the window is 30 minutes', async () => {
+    const framed = await mountFramed();
+    const { element, calls } = framed;
+    await postErrors(framed, 6, 7 * 60_000);
+    expect(calls).to.have.length(5);
+    expect(element.state).to.equal('failed');
+    expect(statusOf(element).textContent).to.contain(messages.storm);
+  });
+
+  it('a remint 30 minutes after the first no longer counts it: error every 7.5 minutes is never stopped', async () => {
+    const framed = await mountFramed();
+    const { element, calls } = framed;
+    await postErrors(framed, 9, 7.5 * 60_000);
+    expect(calls).to.have.length(10);
+    expect(element.state).to.equal('framed');
+  });
+
   it('a remint listener that removes the element leaves no mint and no timer behind', async () => {
     const { element, calls, clock } = await mountFramed();
     element.addEventListener('form-embed-remint', () => element.remove());

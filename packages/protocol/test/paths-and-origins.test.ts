@@ -75,6 +75,28 @@ test('an embedUrl counts as on the embed origin only when its origin is exactly 
   assert.equal(isOnEmbedOrigin('/f/1', 'https://forms.example.com'), false);
 });
 
+test('an embed origin not written canonically matches no embedUrl: the frame messages compare it as written', () => {
+  for (const embedOrigin of [
+    'https://forms.example.com/',
+    'HTTPS://forms.example.com',
+    'https://forms.example.com:443',
+    'https://forms.example.com/f',
+  ]) {
+    assert.equal(isOnEmbedOrigin('https://forms.example.com/f/1', embedOrigin), false, embedOrigin);
+  }
+});
+
+test('a missing embed origin (an answer read in JavaScript) matches no embedUrl, not even one that is no URL', () => {
+  for (const embedOrigin of [undefined, null, '']) {
+    assert.equal(
+      isOnEmbedOrigin('/f/1', embedOrigin as unknown as string),
+      false,
+      String(embedOrigin),
+    );
+    assert.equal(isOnEmbedOrigin('not a url', embedOrigin as unknown as string), false);
+  }
+});
+
 test('path templates encode each value', () => {
   assert.equal(
     expandPath(defaultServicePaths.coreFormSession, { slug: 'a/b' }),
