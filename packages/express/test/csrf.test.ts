@@ -48,6 +48,8 @@ describe('what a mint request must look like', () => {
       ['application/x-www-form-urlencoded', 'user=megan'],
       ['multipart/form-data; boundary=x', '--x--'],
       ['application/jsonp', '{}'],
+      ['application/json; charset=iso-8859-1', '{}'],
+      ['application/json; charset=utf-80', '{}'],
       [undefined, '{}'],
     ];
     await withoutUpstream(portal, async () => {
@@ -168,6 +170,73 @@ describe('Origin and Sec-Fetch-Site, each combination', () => {
       .filter((line) => line.message.startsWith('refused a request from https://portal.example'));
     assert.equal(told.length, 1);
     assert.match(told[0]?.message ?? '', /trust proxy/);
+  });
+});
+
+describe('Origin and Sec-Fetch-Site, as written', () => {
+  test('Sec-Fetch-Site is read without case or surrounding space: cross-site or same-site in any form is refused', async () => {
+    await withoutUpstream(portal, async () => {
+      for (const site of ['Cross-Site', 'CROSS-SITE', ' same-site ', 'Same-Site']) {
+        const headers = { 'sec-fetch-site': site };
+        assertRefused(await portal.mint(openForm, { session: 'adele', headers }), 'forbidden', 403);
+      }
+    });
+  });
+
+  test("an Origin written otherwise than the request's own Host (case, default port) is still its own", async () => {
+    await using trusting = await mountMiddleware(
+      watch,
+      { apiKey: sandbox.apiKey, baseUrl: sandbox.baseUrl },
+      (app) => app.set('trust proxy', 'loopback'),
+    );
+    for (const host of ['Portal.Example', 'portal.example:443']) {
+      const headers = {
+        origin: 'https://portal.example',
+        'x-forwarded-proto': 'https',
+        'x-forwarded-host': host,
+      };
+      const answer = await trusting.mint(openForm, { session: 'adele', headers });
+      assert.equal(answer.status, 200, `${host}: ${answer.text}`);
+    }
+  });
+
+  test("when the request's own origin cannot be read (a Host that is no host), any Origin is refused, null too", async () => {
+    await withoutUpstream(portal, async () => {
+      for (const host of ['portal.example:99999', 'portal example']) {
+        for (const origin of ['null', 'https://evil.example']) {
+          const answer = await portal.rawRequest(mintPathOfOpenForm, {
+            method: 'POST',
+            session: 'adele',
+            headers: { host, origin },
+          });
+          assertRefused(answer, 'forbidden', 403);
+        }
+      }
+    });
+  });
+
+  test('a flood of refused origins logs ten of them, each once, and refuses every one', async () => {
+    await using flooded = await mountMiddleware(watch, {
+      apiKey: sandbox.apiKey,
+      baseUrl: sandbox.baseUrl,
+    });
+    const logsBefore = watch.logLines.length;
+    await withoutUpstream(flooded, async () => {
+      for (let round = 0; round < 2; round++) {
+        for (let i = 0; i < 12; i++) {
+          const headers = { origin: `https://flood-${i}.example` };
+          assertRefused(await flooded.mint(openForm, { headers }), 'forbidden', 403);
+        }
+      }
+    });
+    const told = watch.logLines
+      .slice(logsBefore)
+      .filter((line) => line.message.startsWith('refused a request from'))
+      .map((line) => line.message.split(':', 3).slice(0, 2).join(':'));
+    assert.deepEqual(
+      told,
+      Array.from({ length: 10 }, (_, i) => `refused a request from https://flood-${i}.example`),
+    );
   });
 });
 

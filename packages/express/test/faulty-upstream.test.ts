@@ -217,6 +217,24 @@ describe('an upstream that fails or answers outside the contract', () => {
     }
   });
 
+  test('an embedUrl that is not http(s) but whose origin is the embed origin (blob:, view-source:) is internal_error and never reaches the browser', async () => {
+    for (const scheme of ['blob:', 'view-source:']) {
+      await using otherScheme = await mountMiddleware(watch, {
+        apiKey: sandbox.apiKey,
+        baseUrl: sandbox.baseUrl,
+        fetch: async (input, init) => {
+          const response = await fetch(input, init);
+          if (init?.method !== 'POST' || !response.ok) return response;
+          const session = (await response.json()) as { embedUrl: string };
+          return Response.json({ ...session, embedUrl: `${scheme}${session.embedUrl}` });
+        },
+      });
+      const answer = await otherScheme.mint(microsoftForm, { session: 'adele' });
+      assertSessionError(answer, 'internal_error', 500, true);
+      assert.ok(!answer.text.includes(scheme), answer.text);
+    }
+  });
+
   test('an upstream that cannot be reached at all is unavailable (503, retryable)', async () => {
     const closed = await startSandbox();
     const baseUrl = closed.baseUrl;

@@ -122,6 +122,7 @@ test('the mount path in another case counts under the same limit: Express matche
         body: '{}',
       },
     );
+  const logsBefore = watch.logLines.length;
   const statuses = [];
   for (const mountPath of [
     '/form-sessions',
@@ -134,6 +135,9 @@ test('the mount path in another case counts under the same limit: Express matche
     statuses.push(answer.status);
   }
   assert.deepEqual(statuses, [200, 200, 429, 429]);
+  // One mount path in four cases, not four mount paths: nothing asks for limit.prefix.
+  const told = watch.logLines.slice(logsBefore).filter((line) => /mount path/.test(line.message));
+  assert.deepEqual(told, []);
 });
 
 test('a mount path with parameters counts one user once, not once per value, and asks for limit.prefix in the log', async () => {

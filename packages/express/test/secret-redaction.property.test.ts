@@ -127,3 +127,10 @@ test('no logged value carries the key, whatever its type', () => {
     { numRuns: 100 },
   );
 });
+
+test('a key shorter than 8 characters is still cut out as it is written', () => {
+  for (const key of ['k', 'k3y', 'abc_-12']) {
+    const redact = secretRedactor(key);
+    assert.equal(redact(`Bearer ${key} refused`), 'Bearer [redacted] refused', key);
+  }
+});

@@ -200,6 +200,18 @@ describe('a mint with nobody signed in (docs/contract.md#portal-codes)', () => {
     }
   });
 
+  test('a resolveUser that answers null is signed out, as undefined is', async () => {
+    await using nulled = await mountMiddleware(watch, {
+      apiKey: sandbox.apiKey,
+      baseUrl: sandbox.baseUrl,
+      resolveUser: () => null as unknown as undefined,
+    });
+    assertSignInRequired(await nulled.mint({ kind: 'form', formId: forms.microsoft }));
+    const open = await nulled.mint({ kind: 'form', formId: forms.open });
+    assert.equal(open.status, 200, open.text);
+    assert.equal(MintResponseSchema.parse(open.body).provider, 'none', 'minted with no user');
+  });
+
   test('signing in again is all it takes: the same mint then succeeds', async () => {
     const answer = await portal.mint(
       { kind: 'form', formId: forms.microsoft },
