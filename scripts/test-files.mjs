@@ -12,4 +12,15 @@ if (files.length === 0) {
   console.error('test-files: name the test files to run');
   process.exit(2);
 }
+// In one process, `--test-timeout` is not applied (Node 20): a test that never settles would hold
+// the run, and CI, until CI's own limit. A package's files take seconds; five minutes is a hang
+// (TEST_FILES_WATCHDOG_MS sets another bound).
+const WATCHDOG_MS = Number(process.env.TEST_FILES_WATCHDOG_MS ?? 5 * 60_000);
+setTimeout(() => {
+  console.error(
+    `test-files: ${files.join(' ')} still running after ${WATCHDOG_MS / 1000} s: a test hangs`,
+  );
+  process.exit(1);
+}, WATCHDOG_MS).unref();
+
 for (const file of files) await import(pathToFileURL(resolve(file)).href);
