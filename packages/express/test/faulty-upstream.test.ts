@@ -39,6 +39,17 @@ after(async () => {
 
 const meCount = () => sandbox.control.stats()['GET /api/v1/me'] ?? 0;
 
+/** The sandbox as it is, but each successful mint's answer rewritten by `rewrite`. */
+function rewritingMints(rewrite: (session: MintedSession) => unknown): typeof fetch {
+  return async (input, init) => {
+    const response = await fetch(input, init);
+    if (init?.method !== 'POST' || !response.ok) return response;
+    return Response.json(rewrite((await response.json()) as MintedSession));
+  };
+}
+
+type MintedSession = Record<string, unknown> & { embedUrl: string };
+
 function assertSessionError(answer: Answer, code: string, status: number, retryable: boolean) {
   assert.equal(answer.status, status, answer.text);
   const { error } = SessionErrorBodySchema.parse(answer.body);
@@ -182,12 +193,11 @@ describe('an upstream that fails or answers outside the contract', () => {
     await using partial = await mountMiddleware(watch, {
       apiKey: sandbox.apiKey,
       baseUrl: sandbox.baseUrl,
-      fetch: async (input, init) => {
-        const response = await fetch(input, init);
-        if (init?.method !== 'POST' || !response.ok) return response;
-        const { embedUrl, expiresIn } = (await response.json()) as Record<string, unknown>;
-        return Response.json({ embedUrl, expiresIn, provider: 'carrier-pigeon' });
-      },
+      fetch: rewritingMints(({ embedUrl, expiresIn }) => ({
+        embedUrl,
+        expiresIn,
+        provider: 'carrier-pigeon',
+      })),
     });
     const answer = await partial.mint(microsoftForm, { session: 'adele' });
     assertSessionError(answer, 'internal_error', 500, true);
@@ -198,13 +208,10 @@ describe('an upstream that fails or answers outside the contract', () => {
       await using withCredentials = await mountMiddleware(watch, {
         apiKey: sandbox.apiKey,
         baseUrl: sandbox.baseUrl,
-        fetch: async (input, init) => {
-          const response = await fetch(input, init);
-          if (init?.method !== 'POST' || !response.ok) return response;
-          const session = (await response.json()) as { embedUrl: string };
-          const embedUrl = session.embedUrl.replace('://', `://${credentials}`);
-          return Response.json({ ...session, embedUrl });
-        },
+        fetch: rewritingMints((session) => ({
+          ...session,
+          embedUrl: session.embedUrl.replace('://', `://${credentials}`),
+        })),
       });
       const logsBefore = watch.logLines.length;
       const answer = await withCredentials.mint(microsoftForm, { session: 'adele' });
@@ -222,12 +229,10 @@ describe('an upstream that fails or answers outside the contract', () => {
       await using otherScheme = await mountMiddleware(watch, {
         apiKey: sandbox.apiKey,
         baseUrl: sandbox.baseUrl,
-        fetch: async (input, init) => {
-          const response = await fetch(input, init);
-          if (init?.method !== 'POST' || !response.ok) return response;
-          const session = (await response.json()) as { embedUrl: string };
-          return Response.json({ ...session, embedUrl: `${scheme}${session.embedUrl}` });
-        },
+        fetch: rewritingMints((session) => ({
+          ...session,
+          embedUrl: `${scheme}${session.embedUrl}`,
+        })),
       });
       const answer = await otherScheme.mint(microsoftForm, { session: 'adele' });
       assertSessionError(answer, 'internal_error', 500, true);
