@@ -7,10 +7,9 @@
 //   nodenext) types that require without importing an ES module from a CommonJS file.
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
+import { CLIENT_MODULE } from './client-module.mjs';
 
 const pkg = JSON.parse(await readFile('package.json', 'utf8'));
-/** A module whose first statement, after comments, is the `'use client'` directive. */
-const CLIENT_MODULE = /^(?:\s|\/\/[^\n]*\n|\/\*[\s\S]*?\*\/)*['"]use client['"]/;
 
 for (const [entry, target] of Object.entries(pkg.exports)) {
   const required = target?.require?.default;

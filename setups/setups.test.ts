@@ -9,6 +9,7 @@ import { dirname, join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { promisify } from 'node:util';
 import type { MintResponse } from '@form-embed/protocol';
+import { CLIENT_MODULE } from '../scripts/client-module.mjs';
 import { closeBrowser, expectFramed } from './browser.js';
 import { startPortal } from './portal.js';
 import { installProject, type Project } from './project.js';
@@ -59,9 +60,6 @@ after(async () => {
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   console.log(`setups: packed, checked, installed, built and run in ${seconds} s`);
 });
-
-/** A module whose first statement, after comments, is the `'use client'` directive. */
-const CLIENT_MODULE = /^(?:\s|\/\/[^\n]*\n|\/\*[\s\S]*?\*\/)*['"]use client['"]/;
 
 const bin = (name: string) => join(repositoryRoot, 'node_modules', '.bin', name);
 /** attw flags `./bundle` under node16 from CommonJS: a file for <script type="module">, never required. */
