@@ -11,7 +11,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { isAuthorized } from './authorize.js';
 import type { CatalogueReads, UserTenant } from './catalogue-reads.js';
 import { formRefRefusal } from './form-ref-refusal.js';
-import { describe, type Logger } from './logger.js';
+import { describe, INVISIBLE, type Logger } from './logger.js';
 import type { FormEmbedSessionsConfig } from './options.js';
 import { resolvedUserOf } from './resolve-user.js';
 import { portalError, SessionErrorResponse } from './session-error-response.js';
@@ -170,7 +170,7 @@ const SHOWN_REF_MAX = 100;
 function shownRef(entry: CatalogueEntry): string {
   const value = entry.kind === 'form' ? entry.formId : entry.slug;
   const quoted = JSON.stringify(value.slice(0, SHOWN_REF_MAX)).replace(
-    /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu,
+    INVISIBLE,
     (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
   );
   return value.length > SHOWN_REF_MAX ? `${quoted}… (${value.length} characters)` : quoted;

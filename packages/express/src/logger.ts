@@ -26,6 +26,13 @@ function isPino(logger: object): logger is PinoLike {
   );
 }
 
+/**
+ * Characters a log line does not show as themselves: control, format, line and paragraph
+ * separators. Text from the service must not carry them into a line (a line break would forge a
+ * line of its own).
+ */
+export const INVISIBLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu;
+
 /** `logger` as the middleware calls it: a pino logger gets `(details, message)`, others as given. */
 export function messageFirst(logger: Logger): Logger {
   if (!isPino(logger)) return logger;

@@ -7,7 +7,7 @@ import {
   statusOfSessionErrorCode,
   UNKNOWN_CODE_STATUS,
 } from '@form-embed/protocol';
-import type { Logger } from './logger.js';
+import { INVISIBLE, type Logger } from './logger.js';
 import type { UpstreamPaths } from './options.js';
 import { secretRedactor } from './secret-redaction.js';
 import { sessionErrorMessages } from './session-error-messages.js';
@@ -21,9 +21,6 @@ const RATE_LIMIT_WINDOW_SECONDS = 60;
 
 /** The most characters of an upstream code or message that reach a log line. */
 const LOGGED_TEXT_MAX = 500;
-
-/** Characters a log line does not show as themselves: control, format, line and paragraph separators. */
-const INVISIBLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu;
 
 /** What an operator does about a code the service answered, after the line naming it. */
 const WHAT_TO_DO = new Map([
