@@ -1,0 +1,88 @@
+// Every link between the repository's own documents leads somewhere: the file exists and, when
+// the link names a heading (`#anchor`), the heading does, as GitHub and npm slug it. Comments in
+// the code point into docs/ the same way (`docs/contract.md#session-errors`), so those count too.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, normalize } from 'node:path';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import GithubSlugger from 'github-slugger';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const tracked = execFileSync('git', ['ls-files', '-z'], { cwd: root, encoding: 'utf8' })
+  .split('\0')
+  .filter((file) => file && existsSync(join(root, file)));
+
+/** Our own repository's address: links to it from a package's README (read on npm) are checked too. */
+const OWN_REPOSITORY = 'https://github.com/form-embed/form-embed/blob/main/';
+
+/** A Markdown file's text with its fenced code blocks blanked, so `# comment` lines are no headings. */
+function prose(text) {
+  let fenced = false;
+  return text
+    .split('\n')
+    .map((line) => {
+      if (/^\s*(```|~~~)/.test(line)) fenced = !fenced;
+      return fenced || /^\s*(```|~~~)/.test(line) ? '' : line;
+    })
+    .join('\n');
+}
+
+const anchorsByFile = new Map();
+function anchorsOf(file) {
+  if (!anchorsByFile.has(file)) {
+    const slugger = new GithubSlugger();
+    const headings = [
+      ...prose(readFileSync(join(root, file), 'utf8')).matchAll(/^#{1,6}\s+(.+?)\s*#*$/gm),
+    ];
+    anchorsByFile.set(
+      file,
+      new Set(headings.map(([, heading]) => slugger.slug(plainText(heading)))),
+    );
+  }
+  return anchorsByFile.get(file);
+}
+
+/** A heading's text as GitHub slugs it: links keep their text, code spans and emphasis lose their marks. */
+function plainText(heading) {
+  return heading.replace(/\[([^\]]*)\]\([^)]*\)/g, '$1').replace(/[`*_]/g, '');
+}
+
+/** Each link a file makes to another of our documents (or to a heading of its own): [from, target]. */
+function linksOf(file) {
+  const text = readFileSync(join(root, file), 'utf8');
+  const targets = file.endsWith('.md')
+    ? [...prose(text).matchAll(/\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)].map(
+        ([, target]) => target,
+      )
+    : [...text.matchAll(/\b(docs\/[\w-]+\.md#[\w-]+)/g)].map(([, target]) => `/${target}`);
+  return targets.flatMap((target) => {
+    const own = target.startsWith(OWN_REPOSITORY)
+      ? `/${target.slice(OWN_REPOSITORY.length)}`
+      : target;
+    if (/^[a-z][\w+.-]*:/i.test(own)) return [];
+    const [path, anchor] = own.split('#');
+    const resolved = !path
+      ? file
+      : path.startsWith('/')
+        ? normalize(path.slice(1))
+        : normalize(join(dirname(file), decodeURIComponent(path)));
+    return [{ target, file: resolved.replace(/\/$/, ''), anchor }];
+  });
+}
+
+test('every link between our documents, and from the code into docs/, leads to a file and heading that exist', () => {
+  const broken = [];
+  let checked = 0;
+  for (const from of tracked.filter((file) => /\.(md|ts|tsx|mjs|js)$/.test(file))) {
+    for (const { target, file, anchor } of linksOf(from)) {
+      checked++;
+      if (!existsSync(join(root, file))) broken.push(`${from}: ${target} (no such file)`);
+      else if (anchor && file.endsWith('.md') && !anchorsOf(file).has(anchor))
+        broken.push(`${from}: ${target} (no such heading)`);
+    }
+  }
+  assert.ok(checked > 100, `only ${checked} links found: the link pattern no longer matches`);
+  assert.deepEqual(broken, []);
+});
