@@ -21,6 +21,11 @@ class StoreTimedOut extends Error {
 interface StoreHealth {
   windowMs: number;
   initOptions: Options | undefined;
+  /**
+   * Whether the next try initialises the store again: its `init` failed, or an increment did.
+   * rate-limit-redis keeps its script's SHA as a promise that `init` sets; a reload after
+   * NOSCRIPT that fails leaves it rejected, and only `init` replaces it.
+   */
   initFailed: boolean;
   /** When the current outage began; undefined while the store answers. */
   outageSince: number | undefined;
@@ -48,7 +53,8 @@ export interface GuardOptions {
  * an error or a late answer begins an outage, logged once, during which requests go on
  * uncounted (or are refused with `unavailable` when `passOnStoreError` is false) and one request
  * at a time tries the store again; the first answer ends the outage (also logged) and counting
- * resumes. A store whose `init` failed (Redis down at start) is initialised again by that try.
+ * resumes. A store whose `init` or last increment failed (Redis down at start, a script reload
+ * that failed after a restart) is initialised again by that try.
  */
 export class GuardedStore implements Store {
   readonly #store: Store;
@@ -105,6 +111,7 @@ export class GuardedStore implements Store {
       this.#recovered();
       return info;
     } catch (error) {
+      health.initFailed = true;
       this.#failed(error);
       return this.#uncounted();
     } finally {
