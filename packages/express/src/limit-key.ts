@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { isIP } from 'node:net';
 import type { Request } from 'express';
 import { ipKeyGenerator } from 'express-rate-limit';
 import type { Logger } from './logger.js';
@@ -43,13 +44,25 @@ export function mountPathPrefix(logger: Logger): (req: Request) => string {
  */
 export function limitKey(req: Request, start: string, name: LimitName, user: ResolvedUser): string {
   if (name === 'signedOutMint') return `${start}${name}:all`;
-  if (user === undefined) return `${start}${name}:ip:${ipKeyGenerator(req.ip ?? '')}`;
+  if (user === undefined) return `${start}${name}:ip:${ipKeyGenerator(withoutPort(req.ip ?? ''))}`;
   const who = JSON.stringify([
     user.clientId ?? '',
     user.microsoftTenantId?.toLowerCase() ?? '',
     user.userIdentifier?.toLowerCase() ?? '',
   ]);
   return `${start}${name}:user:${who.length > MAX_WHO_LENGTH ? hashOf(who) : who}`;
+}
+
+/**
+ * The client address without a port. Some proxies write it into X-Forwarded-For with the port
+ * the client connected from (Azure App Service: `203.0.113.1:50412`, `[2001:db8::1]:50412`),
+ * which Express's `req.ip` keeps: each connection would count under a key of its own.
+ */
+function withoutPort(ip: string): string {
+  const found =
+    /^(\d{1,3}(?:\.\d{1,3}){3}):\d{1,5}$/.exec(ip) ?? /^\[([^\]]+)\](?::\d{1,5})?$/.exec(ip);
+  const address = found?.[1];
+  return address !== undefined && isIP(address) !== 0 ? address : ip;
 }
 
 /**

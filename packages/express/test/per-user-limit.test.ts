@@ -361,6 +361,25 @@ describe('the limit key', () => {
     assert.equal(await from('2001:db8:0:200::1'), 200);
   });
 
+  test("signed out, a proxy that writes the client's address with its port (Azure App Service's X-Forwarded-For, `203.0.113.1:50412`, a new port per connection) counts the address once, whatever the port", async () => {
+    await using portal = await mountMiddleware(
+      watch,
+      { apiKey: sandbox.apiKey, baseUrl: sandbox.baseUrl, limit: { mints: 2 } },
+      (app) => app.set('trust proxy', 'loopback'),
+    );
+    const from = async (address: string) =>
+      (await portal.mint(openForm, { headers: { 'x-forwarded-for': address } })).status;
+    assert.deepEqual(
+      [await from('203.0.113.1:50412'), await from('203.0.113.1:50413'), await from('203.0.113.1')],
+      [200, 200, 429],
+    );
+    assert.deepEqual(
+      [await from('[2001:db8:0:100::1]:50412'), await from('[2001:db8:0:1ff::2]:50413')],
+      [200, 200],
+    );
+    assert.equal(await from('2001:db8:0:1ab::3'), 429);
+  });
+
   test('signed out, mints are counted per client address, apart from signed-in users', async () => {
     await using portal = await mountMiddleware(watch, {
       apiKey: sandbox.apiKey,
