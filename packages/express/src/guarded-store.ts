@@ -46,6 +46,12 @@ export interface GuardOptions {
   logger: Logger;
   /** The limit this guard counts for, as the metric of uncounted requests names it. */
   limit: LimitName;
+  /**
+   * Whether this guard's requests may try the store during an outage. A request that meets
+   * this limit has already met another on the same store (the signed-out count comes after the
+   * address's), whose try this one would only add to: a request waits at most `timeoutMs` in all.
+   */
+  probes: boolean;
 }
 
 /**
@@ -104,7 +110,7 @@ export class GuardedStore implements Store {
   async increment(key: string): Promise<ClientRateLimitInfo> {
     const health = this.#health;
     const probe = health.outageSince !== undefined;
-    if (probe && health.probing) return this.#uncounted();
+    if (probe && (health.probing || !this.#options.probes)) return this.#uncounted();
     if (probe) health.probing = true;
     try {
       const info = await this.#bounded(this.#increment(key));

@@ -106,6 +106,8 @@ function countedLimit(
           passOnStoreError: limit.passOnStoreError,
           logger,
           limit: name,
+          // Every signed-out mint met the address's limit first, which tries the store.
+          probes: name !== 'signedOutMint',
         });
   return rateLimit({
     windowMs: limit.windowMs,
