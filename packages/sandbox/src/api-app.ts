@@ -35,7 +35,7 @@ export function createApiApp(state: SandboxState, control: SandboxControl): expr
     // faults included, so every authenticated answer carries the limit headers).
     const auth = authenticate(req.get('authorization'));
     if (!auth.ok) return sendError(res, session, 'invalid_api_key', auth.message);
-    const limit = await state.limits.take(session ? 'mints' : 'reads', auth.apiKey);
+    const limit = state.limits.take(session ? 'mints' : 'reads', auth.apiKey);
     res.set({
       'X-RateLimit-Limit': String(limit.limit),
       'X-RateLimit-Remaining': String(limit.remaining),

@@ -11,9 +11,10 @@ export interface SandboxControl {
   /** Every session lapses now; its page notices on the next reload, submit or lookup. */
   expireSessions(): void;
   /**
-   * Moves the sandbox's clock forward by `seconds`: handles and sessions age as if that much
-   * time had passed (121 s makes a fresh handle too old, 1801 s lapses a session). Rate-limit
-   * windows and delays keep wall time. `reset()` returns to wall time.
+   * Moves the sandbox's clock forward by `seconds`: handles, sessions and rate-limit windows age
+   * as if that much time had passed (121 s makes a fresh handle too old, 1801 s lapses a
+   * session, 60 s opens a spent mint window). Latency and delay faults stay real waits.
+   * `reset()` returns to wall time.
    */
   advanceClock(seconds: number): void;
   /** The next `count` requests of `scope` fail as described (see `FaultSpec`). */
@@ -65,7 +66,7 @@ export function createControl(
     setMicrosoftConnection: (connection) => {
       state.microsoftConnection = parseMicrosoftConnection(connection);
     },
-    exhaustRateLimit: (kind) => state.limits.exhaust(kind, apiKeys.keys()),
+    exhaustRateLimit: async (kind) => state.limits.exhaust(kind, apiKeys.keys()),
     setLatency: (ms) => {
       if (!(ms >= 0)) throw new TypeError('latency must be a number of milliseconds >= 0');
       state.latencyMs = ms;

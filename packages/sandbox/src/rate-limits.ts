@@ -1,4 +1,3 @@
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import type { RateLimit, SandboxLimits } from './options.js';
 
 export type LimitKind = 'mints' | 'reads';
@@ -13,61 +12,69 @@ export interface LimitDecision {
   retryAfter?: number;
 }
 
+interface Window {
+  /** When the window opened, on the sandbox's clock (ms). */
+  openedAt: number;
+  used: number;
+}
+
 /**
- * Per-key limits (docs/contract.md#limits) on rate-limiter-flexible's memory store: each key
- * gets `burst` requests per window of `burst / perMinute` minutes, so a key can spend its
- * burst at once and keeps the contract's rate over time.
+ * Per-key limits (docs/contract.md#limits) as fixed windows: each key gets `burst` requests per
+ * window of `burst / perMinute` minutes, opened by its first request, so a key can spend its
+ * burst at once and keeps the contract's rate over time. Windows run on the sandbox's clock
+ * (`now`), so `control.advanceClock()` closes a spent one without waiting. Keys are the fixture
+ * keys only (a request is counted after it authenticates), so the windows stay few.
  */
 export class RateLimits {
   #limits: Required<SandboxLimits>;
-  #limiters = new Map<LimitKind, RateLimiterMemory>();
+  #now: () => number;
+  #windows = new Map<`${LimitKind} ${string}`, Window>();
 
-  constructor(limits: Required<SandboxLimits>) {
+  constructor(limits: Required<SandboxLimits>, now: () => number) {
     this.#limits = limits;
-    this.reset();
+    this.#now = now;
   }
 
-  async take(kind: LimitKind, key: string): Promise<LimitDecision> {
+  take(kind: LimitKind, key: string): LimitDecision {
     const { burst } = this.#limits[kind];
-    try {
-      const res = await this.#limiter(kind).consume(key);
-      return { allowed: true, limit: burst, remaining: res.remainingPoints };
-    } catch (error) {
-      if (!(error instanceof RateLimiterRes)) throw error;
-      return {
-        allowed: false,
-        limit: burst,
-        remaining: 0,
-        retryAfter: Math.max(1, Math.ceil(error.msBeforeNext / 1000)),
-      };
+    const window = this.#current(kind, key);
+    if (window.used < burst) {
+      window.used += 1;
+      return { allowed: true, limit: burst, remaining: burst - window.used };
     }
+    const msLeft = window.openedAt + windowMs(this.#limits[kind]) - this.#now();
+    return {
+      allowed: false,
+      limit: burst,
+      remaining: 0,
+      retryAfter: Math.max(1, Math.ceil(msLeft / 1000)),
+    };
   }
 
-  /** Spends the rest of the current window for these keys, so their next request is refused. */
-  async exhaust(kind: LimitKind, keys: Iterable<string>): Promise<void> {
+  /** Spends a whole new window for these keys, so their next request is refused. */
+  exhaust(kind: LimitKind, keys: Iterable<string>): void {
     const { burst } = this.#limits[kind];
     for (const key of keys) {
-      await this.#limiter(kind).set(key, burst, windowSeconds(this.#limits[kind]));
+      this.#windows.set(`${kind} ${key}`, { openedAt: this.#now(), used: burst });
     }
   }
 
   reset(): void {
-    for (const kind of ['mints', 'reads'] as const) {
-      const limit = this.#limits[kind];
-      this.#limiters.set(
-        kind,
-        new RateLimiterMemory({ points: limit.burst, duration: windowSeconds(limit) }),
-      );
-    }
+    this.#windows.clear();
   }
 
-  #limiter(kind: LimitKind): RateLimiterMemory {
-    const limiter = this.#limiters.get(kind);
-    if (!limiter) throw new Error(`no limiter for ${kind}`);
-    return limiter;
+  /** The key's open window, or a new one when there is none or it has closed. */
+  #current(kind: LimitKind, key: string): Window {
+    const now = this.#now();
+    const id = `${kind} ${key}` as const;
+    const window = this.#windows.get(id);
+    if (window && now < window.openedAt + windowMs(this.#limits[kind])) return window;
+    const opened = { openedAt: now, used: 0 };
+    this.#windows.set(id, opened);
+    return opened;
   }
 }
 
-function windowSeconds({ perMinute, burst }: RateLimit): number {
-  return Math.max(1, Math.ceil((burst * 60) / perMinute));
+function windowMs({ perMinute, burst }: RateLimit): number {
+  return Math.max(1, Math.ceil((burst * 60) / perMinute)) * 1000;
 }

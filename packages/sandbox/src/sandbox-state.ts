@@ -27,7 +27,7 @@ export class SandboxState {
   constructor(config: SandboxConfig, origins: EmbedOrigins) {
     this.config = config;
     this.sessions = new SessionStore(config, () => this.clock.now());
-    this.limits = new RateLimits(config.limits);
+    this.limits = new RateLimits(config.limits, () => this.clock.now());
     this.latencyMs = config.latencyMs;
     this.origins = { ...origins };
     this.initialOrigins = { ...origins };

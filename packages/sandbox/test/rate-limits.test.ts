@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { defaultServicePaths, PlainErrorBodySchema } from '@form-embed/protocol';
 import FakeTimers from '@sinonjs/fake-timers';
-import { fixtureIds, fixtureKeys } from '../src/index.js';
+import { CONTROL_PATH, fixtureIds, fixtureKeys } from '../src/index.js';
 import { call, requestSession, sandboxFor, sessionError } from './helpers.js';
 
 const adele = {
@@ -62,6 +62,31 @@ describe('rate limits per key', () => {
     });
     assert.equal(otherKey.status, 200, "another key's budget is untouched");
     await Promise.all(answers.filter((r) => r !== limited).map((r) => r.body?.cancel()));
+  });
+
+  test('windows run on the sandbox clock: advanceClock shortens Retry-After and opens a spent window, in process and over HTTP', async (t) => {
+    const sandbox = await sandboxFor(t, { controlApi: true });
+    const clock = FakeTimers.install({ toFake: ['Date'] });
+    t.after(() => clock.uninstall());
+    await sandbox.control.exhaustRateLimit('mints');
+    const spent = await requestSession(sandbox, microsoftForm, adele);
+    assert.equal(spent.status, 429);
+    assert.equal(spent.headers.get('retry-after'), '60');
+    await spent.body?.cancel();
+    sandbox.control.advanceClock(45);
+    const later = await requestSession(sandbox, microsoftForm, adele);
+    assert.equal(later.headers.get('retry-after'), '15');
+    await later.body?.cancel();
+    const advanced = await fetch(`${sandbox.baseUrl}${CONTROL_PATH}/advance-clock`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ seconds: 15 }),
+    });
+    assert.equal(advanced.status, 200);
+    const reopened = await requestSession(sandbox, microsoftForm, adele);
+    assert.equal(reopened.status, 200, 'a new window opened without waiting');
+    assert.equal(reopened.headers.get('x-ratelimit-remaining'), '119');
+    await reopened.body?.cancel();
   });
 
   test('the limits option raises the limits (for load tests)', async (t) => {
