@@ -8,6 +8,18 @@ import { fixtureKeys } from './fixtures.js';
 import { parseOptions, type SandboxOptions } from './options.js';
 import { SandboxState } from './sandbox-state.js';
 
+declare global {
+  /**
+   * Node 20.19 (the oldest the sandbox runs on) has `Symbol.asyncDispose`; declared here as
+   * `@types/node` and TypeScript's `esnext.disposable` lib declare it (the declarations merge),
+   * so a project with neither, checking libraries (`skipLibCheck: false`), still reads
+   * `Sandbox`'s types.
+   */
+  interface SymbolConstructor {
+    readonly asyncDispose: unique symbol;
+  }
+}
+
 export interface Sandbox {
   /** The API's base URL, e.g. `http://127.0.0.1:41234`. */
   baseUrl: string;
@@ -20,6 +32,11 @@ export interface Sandbox {
   control: SandboxControl;
   /** Stops every listener and drops open connections. */
   close(): Promise<void>;
+  /**
+   * `close()`, for `await using sandbox = await startSandbox()` (TypeScript 5.2 or newer): the
+   * sandbox closes when the block ends, a thrown error included.
+   */
+  [Symbol.asyncDispose](): Promise<void>;
 }
 
 const HOST = '127.0.0.1';
@@ -78,13 +95,15 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     forms.server.on('request', createEmbedOriginApp(state, 'forms'));
     core.server.on('request', createEmbedOriginApp(state, 'coreForms'));
     api.server.on('request', createApiApp(state, control));
+    const close = () => closeAll(servers);
     return {
       baseUrl: api.origin,
       formsOrigin: forms.origin,
       coreFormsOrigin: core.origin,
       apiKey: fixtureKeys.primary,
       control,
-      close: () => closeAll(servers),
+      close,
+      [Symbol.asyncDispose]: close,
     };
   } catch (error) {
     await closeAll(servers);
