@@ -7,38 +7,16 @@
 import express, { type NextFunction, type Request, type Response, Router } from 'express';
 import type { SandboxControl } from './control.js';
 import { controlCors, loopbackHostOnly } from './control-access.js';
-import type { FaultSpec } from './faults.js';
-import { parseMicrosoftConnection } from './microsoft-connection.js';
+import { controlActions, statsOf } from './control-actions.js';
 import { BODY_LIMIT, describeBodyProblem } from './request-body.js';
 import { isUndecodablePath } from './undecodable-path.js';
 
 type Action = (control: SandboxControl, body: Record<string, unknown>) => unknown;
 
-const actions: Record<string, Action> = {
-  'expire-sessions': (control) => control.expireSessions(),
-  'advance-clock': (control, body) => control.advanceClock(body.seconds as number),
-  fail: (control, body) => control.fail(body as unknown as FaultSpec),
-  'microsoft-connection': (control, body) =>
-    control.setMicrosoftConnection(parseMicrosoftConnection(body)),
-  'exhaust-rate-limit': (control, body) => {
-    if (body.kind !== 'mints' && body.kind !== 'reads')
-      throw new TypeError('kind must be mints or reads');
-    return control.exhaustRateLimit(body.kind);
-  },
-  latency: (control, body) => control.setLatency(Number(body.ms)),
-  'forms-domain': (control, body) =>
-    control.changeFormsDomain(body.kind === 'coreForms' ? 'coreForms' : 'forms'),
-  stats: (control) => statsOf(control),
-  reset: (control) => control.reset(),
-};
-
-function statsOf(control: SandboxControl) {
-  return {
-    requests: control.stats(),
-    store: control.storeStats(),
-    faults: control.pendingFaults(),
-  };
-}
+/** The actions by path segment (control-actions.ts, which the typed client reads too). */
+const actions = new Map<string, Action>(
+  Object.values(controlActions).map(({ path, run }) => [path, run as Action]),
+);
 
 export function controlRouter(control: SandboxControl, allowedOrigins: readonly string[]): Router {
   const router = Router();
@@ -68,7 +46,7 @@ export function controlRouter(control: SandboxControl, allowedOrigins: readonly 
 function runControlAction(control: SandboxControl) {
   return async function runControlAction(req: Request<{ action: string }>, res: Response) {
     const { action: name } = req.params;
-    const action = Object.hasOwn(actions, name) ? actions[name] : undefined;
+    const action = actions.get(name);
     if (!action) return noSuchAction(res, name);
     const body = typeof req.body === 'object' && req.body !== null ? req.body : {};
     try {

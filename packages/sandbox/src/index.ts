@@ -1,5 +1,13 @@
 export { defaultServicePaths, expandPath, type ServicePaths } from '@form-embed/protocol';
 export type { SandboxControl } from './control.js';
+export {
+  type ControlActionName,
+  ControlApiError,
+  type ControlClient,
+  type ControlClientOptions,
+  type ControlStats,
+  controlClient,
+} from './control-client.js';
 export { CONTROL_PATH } from './control-path.js';
 export type { Fault, FaultScope, FaultSpec } from './faults.js';
 export {

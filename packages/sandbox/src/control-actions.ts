@@ -1,0 +1,99 @@
+/**
+ * The HTTP control API's actions, in one table that the server's router (control-router.ts)
+ * and the typed client (control-client.ts) both read: each action's path segment, how the
+ * client writes its arguments as a JSON body, and how the router runs it from that body. So
+ * the two cannot drift, and each method of `SandboxControl` needs an action here (or is named
+ * in `InProcessOnly`). Browser-safe: it imports types only.
+ */
+import type { SandboxControl } from './control.js';
+import type { FaultScope, FaultSpec } from './faults.js';
+import type { MicrosoftConnection } from './microsoft-connection.js';
+import type { StoreStats } from './session-store.js';
+
+type Body = Record<string, unknown>;
+
+/** What `stats` answers over HTTP: the three in-process counters at once. */
+export interface ControlStats {
+  /** `control.stats()`: requests per route. */
+  requests: Record<string, number>;
+  /** `control.storeStats()`. */
+  store: StoreStats;
+  /** `control.pendingFaults()`. */
+  faults: Record<FaultScope, number>;
+}
+
+/** Methods with no action of their own: `stats` answers the last two; the first needs none. */
+type InProcessOnly = 'embedOrigins' | 'pendingFaults' | 'storeStats';
+
+export type ControlActionName = Exclude<keyof SandboxControl, InProcessOnly>;
+
+type ControlActionTable = {
+  [M in ControlActionName]: {
+    /** `POST {baseUrl}/__sandbox/control/<path>`. */
+    path: string;
+    toBody(...args: Parameters<SandboxControl[M]>): Body;
+    run(control: SandboxControl, body: Body): unknown;
+  };
+};
+
+export function statsOf(control: SandboxControl): ControlStats {
+  return {
+    requests: control.stats(),
+    store: control.storeStats(),
+    faults: control.pendingFaults(),
+  };
+}
+
+export const controlActions = {
+  expireSessions: {
+    path: 'expire-sessions',
+    toBody: () => ({}),
+    run: (control) => control.expireSessions(),
+  },
+  advanceClock: {
+    path: 'advance-clock',
+    toBody: (seconds) => ({ seconds }),
+    run: (control, body) => control.advanceClock(body.seconds as number),
+  },
+  fail: {
+    path: 'fail',
+    toBody: (fault) => ({ ...fault }),
+    run: (control, body) => control.fail(body as unknown as FaultSpec),
+  },
+  setMicrosoftConnection: {
+    path: 'microsoft-connection',
+    toBody: (connection) => ({ ...connection }),
+    // control.setMicrosoftConnection checks the body (parseMicrosoftConnection).
+    run: (control, body) => control.setMicrosoftConnection(body as unknown as MicrosoftConnection),
+  },
+  exhaustRateLimit: {
+    path: 'exhaust-rate-limit',
+    toBody: (kind) => ({ kind }),
+    run: (control, body) => {
+      if (body.kind !== 'mints' && body.kind !== 'reads')
+        throw new TypeError('kind must be mints or reads');
+      return control.exhaustRateLimit(body.kind);
+    },
+  },
+  setLatency: {
+    path: 'latency',
+    toBody: (ms) => ({ ms }),
+    run: (control, body) => control.setLatency(Number(body.ms)),
+  },
+  changeFormsDomain: {
+    path: 'forms-domain',
+    toBody: (kind) => (kind === undefined ? {} : { kind }),
+    run: (control, body) =>
+      control.changeFormsDomain(body.kind === 'coreForms' ? 'coreForms' : 'forms'),
+  },
+  stats: {
+    path: 'stats',
+    toBody: () => ({}),
+    run: (control): ControlStats => statsOf(control),
+  },
+  reset: {
+    path: 'reset',
+    toBody: () => ({}),
+    run: (control) => control.reset(),
+  },
+} satisfies ControlActionTable;

@@ -1,0 +1,66 @@
+/**
+ * A typed client of the HTTP control API, for a test whose sandbox runs in another process
+ * (`form-embed-sandbox --control` in Playwright's `webServer`). Its methods are the actions of
+ * control-actions.ts, which the server's router reads too. Browser-safe: `fetch` only, so a
+ * page on a `controlOrigins` origin may use it as well.
+ */
+import { type ControlActionName, type ControlStats, controlActions } from './control-actions.js';
+import { CONTROL_PATH } from './control-path.js';
+
+export type { ControlActionName, ControlStats };
+
+type Actions = typeof controlActions;
+
+/**
+ * `sandbox.control`'s methods over HTTP, each answering a promise: `stats()` answers
+ * `{requests, store, faults}` (`control.stats()`, `storeStats()` and `pendingFaults()` at once).
+ */
+export type ControlClient = {
+  [M in ControlActionName]: (
+    ...args: Parameters<Actions[M]['toBody']>
+  ) => Promise<Awaited<ReturnType<Actions[M]['run']>>>;
+};
+
+export interface ControlClientOptions {
+  /** Defaults to the global `fetch`. */
+  fetch?: typeof fetch;
+}
+
+/** A refused control request: its HTTP status and the sandbox's `{error}`. */
+export class ControlApiError extends Error {
+  readonly status: number;
+  constructor(status: number, message: string) {
+    super(message);
+    this.name = 'ControlApiError';
+    this.status = status;
+  }
+}
+
+/** A client of the control API of the sandbox at `baseUrl` (started with `controlApi: true`). */
+export function controlClient(baseUrl: string, options: ControlClientOptions = {}): ControlClient {
+  const root = `${baseUrl.replace(/\/+$/, '')}${CONTROL_PATH}`;
+  const client: Partial<Record<ControlActionName, (...args: never[]) => Promise<unknown>>> = {};
+  for (const [name, action] of Object.entries(controlActions)) {
+    client[name as ControlActionName] = async (...args: never[]) => {
+      const send = options.fetch ?? fetch;
+      const response = await send(`${root}/${action.path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify((action.toBody as (...a: never[]) => unknown)(...args)),
+      });
+      const answer: unknown = await response.json().catch(() => undefined);
+      if (!response.ok) throw refusal(action.path, response.status, answer);
+      const { ok: _ok, ...result } = (answer ?? {}) as Record<string, unknown>;
+      return Object.keys(result).length > 0 ? result : undefined;
+    };
+  }
+  return client as ControlClient;
+}
+
+function refusal(path: string, status: number, answer: unknown): ControlApiError {
+  const error = (answer as { error?: unknown } | undefined)?.error;
+  const said = typeof error === 'string' ? error : 'no {error} in the answer';
+  // Without controlApi the control path is an unknown route of the API: 401 without a key.
+  const hint = status === 401 ? ' (is the sandbox started with controlApi: true / --control?)' : '';
+  return new ControlApiError(status, `sandbox control ${path}: ${status} ${said}${hint}`);
+}

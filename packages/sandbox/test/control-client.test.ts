@@ -1,0 +1,97 @@
+import assert from 'node:assert/strict';
+import { join, resolve } from 'node:path';
+import { describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { defaultServicePaths as paths } from '@form-embed/protocol';
+import FakeTimers from '@sinonjs/fake-timers';
+import { build } from 'esbuild';
+import { ControlApiError, controlClient, fixtureIds } from '../src/index.js';
+import { call, mintSession, redeem, requestSession, sandboxFor, sessionError } from './helpers.js';
+
+const adele = {
+  microsoftTenantId: fixtureIds.tenants.contoso,
+  userIdentifier: fixtureIds.users.adele,
+};
+const microsoftForm = { kind: 'form', formId: fixtureIds.forms.microsoft } as const;
+
+describe('controlClient: sandbox.control over HTTP, typed', () => {
+  test('drives a started sandbox over HTTP: faults, the Microsoft connection, stats and reset', async (t) => {
+    const sandbox = await sandboxFor(t, { controlApi: true });
+    const control = controlClient(`${sandbox.baseUrl}/`);
+    assert.equal(
+      await control.fail({ kind: 'error', code: 'unavailable', scope: 'session' }),
+      undefined,
+    );
+    const faulted = await requestSession(sandbox, microsoftForm, adele);
+    assert.equal((await sessionError(faulted)).code, 'unavailable');
+    await control.setMicrosoftConnection({ state: 'throttled', retryAfter: 9 });
+    const throttled = await requestSession(sandbox, microsoftForm, adele);
+    assert.equal(throttled.status, 503);
+    assert.equal(throttled.headers.get('retry-after'), '9');
+    await throttled.body?.cancel();
+    await control.setLatency(0);
+    await control.fail({ kind: 'reset', scope: 'redeem', count: 2 });
+    const stats = await control.stats();
+    assert.equal(stats.requests[`POST ${paths.formSession}`], 2);
+    assert.deepEqual(stats.faults, { api: 0, session: 0, redeem: 2 });
+    assert.deepEqual(stats.store, sandbox.control.storeStats());
+    await control.reset();
+    assert.deepEqual(sandbox.control.stats(), {});
+    assert.deepEqual(sandbox.control.pendingFaults(), { api: 0, session: 0, redeem: 0 });
+  });
+
+  test('moves the clock, spends and reopens the mint window, lapses sessions and changes the forms domain', async (t) => {
+    const sandbox = await sandboxFor(t, { controlApi: true });
+    const control = controlClient(sandbox.baseUrl);
+    const clock = FakeTimers.install({ toFake: ['Date'] });
+    t.after(() => clock.uninstall());
+    await control.exhaustRateLimit('mints');
+    const limited = await requestSession(sandbox, microsoftForm, adele);
+    assert.equal(limited.status, 429);
+    await limited.body?.cancel();
+    await control.advanceClock(60);
+    const minted = await mintSession(sandbox, microsoftForm, adele);
+    const sessionUrl = await redeem(minted.embedUrl);
+    await control.expireSessions();
+    const lapsed = await (await fetch(sessionUrl)).text();
+    assert.match(lapsed, /Your session has ended/);
+    const origins = await control.changeFormsDomain('coreForms');
+    assert.deepEqual(origins, sandbox.control.embedOrigins());
+    assert.notEqual(origins.coreFormsOrigin, sandbox.coreFormsOrigin);
+    assert.equal(origins.formsOrigin, sandbox.formsOrigin);
+  });
+
+  test("a refused action rejects with a ControlApiError carrying the sandbox's status and message", async (t) => {
+    const sandbox = await sandboxFor(t, { controlApi: true });
+    const control = controlClient(sandbox.baseUrl);
+    await assert.rejects(control.advanceClock(-1), (error: unknown) => {
+      assert.ok(error instanceof ControlApiError);
+      assert.equal(error.status, 400);
+      assert.match(error.message, /advance-clock: 400 seconds must be a finite number >= 0/);
+      return true;
+    });
+    const off = await sandboxFor(t);
+    await assert.rejects(controlClient(off.baseUrl).reset(), /401 .*controlApi: true/);
+    assert.equal((await call(off, paths.me)).status, 200);
+  });
+
+  test('its entry point bundles for the browser: no Node module, no Express', async () => {
+    const src = fileURLToPath(new URL('../src/', import.meta.url));
+    const result = await build({
+      entryPoints: [join(src, 'control-client.ts')],
+      bundle: true,
+      write: false,
+      platform: 'browser',
+      format: 'esm',
+      metafile: true,
+      logLevel: 'silent',
+    });
+    const inputs = Object.keys(result.metafile.inputs);
+    assert.ok(
+      // Relative to the working directory: only the package's own sources, nothing else.
+      inputs.every((input) => resolve(input).startsWith(src)),
+      inputs.join(),
+    );
+    assert.doesNotMatch(result.outputFiles[0]?.text ?? '', /node:|express/);
+  });
+});
