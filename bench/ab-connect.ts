@@ -40,7 +40,7 @@ try {
   );
   const runs = bundles.map(() => [] as Awaited<ReturnType<typeof timedRun>>[]);
   for (let i = 0; i < WARMUP + RUNS; i++) {
-    if (i % 20 === 0) await sandboxControl(sandbox, 'reset');
+    if (i % 20 === 0) await sandboxControl(sandbox).reset();
     for (const [n, page] of pages.entries()) {
       await page.bringToFront();
       const run = await timedRun(page);

@@ -103,7 +103,7 @@ async function expiredToNewFrame(page: Page, sandbox: SandboxInfo): Promise<numb
     // A new element each time: the element allows 4 page-caused remints within 30 minutes.
     await page.evaluate(() => bench.connect());
     await submitButton(page).waitFor();
-    await sandboxControl(sandbox, 'expire-sessions');
+    await sandboxControl(sandbox).expireSessions();
     await page.evaluate(() => bench.armRemint());
     await submitButton(page).click();
     times.push(await page.evaluate(() => bench.remint));
@@ -172,7 +172,7 @@ export async function benchBrowser(
     const page = await context.newPage();
     await page.goto(portal.browserUrl);
     await page.waitForFunction(() => customElements.get('form-embed') !== undefined);
-    await sandboxControl(sandbox, 'reset');
+    await sandboxControl(sandbox).reset();
 
     const perConnection = await requestsPerConnection(page);
     const timings = await connectVersusFetch(page);

@@ -28,7 +28,7 @@ export async function benchCatalogueCache(
   sandbox: SandboxInfo,
   portal: PortalInfo,
 ): Promise<Figure[]> {
-  await sandboxControl(sandbox, 'reset');
+  await sandboxControl(sandbox).reset();
   const times: Record<Side, number[]> = { warm: [], cold: [] };
   const reads: Record<Side, number[]> = { warm: [], cold: [] };
   for (let i = 0; i < RUNS.warmup + RUNS.timed; i++) {

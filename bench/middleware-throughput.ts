@@ -102,8 +102,8 @@ async function runRounds(
 ) {
   const sides = Object.keys(targets) as Side[];
   const fresh = async () => {
-    await sandboxControl(sandbox, 'reset');
-    if (latencyMs) await sandboxControl(sandbox, 'latency', { ms: latencyMs });
+    await sandboxControl(sandbox).reset();
+    if (latencyMs) await sandboxControl(sandbox).setLatency(latencyMs);
   };
   for (const side of sides) {
     await fresh();
@@ -122,7 +122,7 @@ async function runRounds(
     }
     rounds.push(run);
   }
-  await sandboxControl(sandbox, 'reset');
+  await sandboxControl(sandbox).reset();
   return rounds;
 }
 

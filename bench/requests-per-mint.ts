@@ -30,7 +30,7 @@ export async function benchRequestsPerMint(
   sandbox: SandboxInfo,
   portal: PortalInfo,
 ): Promise<Figure[]> {
-  await sandboxControl(sandbox, 'reset');
+  await sandboxControl(sandbox).reset();
   await Promise.all(Array.from({ length: COLD_CONCURRENT }, () => mint(portal)));
   const cold = await upstreamRequests(sandbox);
   for (let sent = COLD_CONCURRENT; sent < MINTS; sent += COLD_CONCURRENT) {

@@ -1,23 +1,12 @@
+import { controlClient } from '@form-embed/sandbox/control-client';
 import type { SandboxInfo } from './bench-setup.js';
 
-/** Calls the sandbox's HTTP control API (`POST /__sandbox/control/<action>`). */
-export async function sandboxControl<T = Record<string, unknown>>(
-  sandbox: SandboxInfo,
-  action: 'reset' | 'stats' | 'expire-sessions' | 'latency',
-  body: Record<string, unknown> = {},
-): Promise<T> {
-  const answer = await fetch(`${sandbox.baseUrl}/__sandbox/control/${action}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  if (!answer.ok) throw new Error(`sandbox control ${action} answered ${answer.status}`);
-  return (await answer.json()) as T;
-}
+/** The sandbox's HTTP control API (the bench's sandbox runs in a child process). */
+export const sandboxControl = (sandbox: SandboxInfo) => controlClient(sandbox.baseUrl);
 
 /** Requests the sandbox's API received, per route (control requests left out). */
 export async function upstreamRequests(sandbox: SandboxInfo): Promise<Record<string, number>> {
-  const { requests } = await sandboxControl<{ requests: Record<string, number> }>(sandbox, 'stats');
+  const { requests } = await sandboxControl(sandbox).stats();
   return Object.fromEntries(
     Object.entries(requests).filter(([route]) => !route.includes('/__sandbox/')),
   );

@@ -30,7 +30,7 @@ try {
   const page = await browser.newPage();
   await page.goto(portal.browserUrl);
   await page.waitForFunction(() => customElements.get('form-embed') !== undefined);
-  await sandboxControl(sandbox, 'reset');
+  await sandboxControl(sandbox).reset();
   const { connect, fetchMint, floor } = await connectVersusFetch(page);
   const ratio = (times: number[], over: number[]) =>
     median(times.map((time, i) => time / (over[i] as number))).toFixed(3);
