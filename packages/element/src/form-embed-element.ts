@@ -9,7 +9,6 @@ import { failureKey, type MessageOverrides, messages } from './messages.js';
 import { failureOf, mintFailure } from './mint-failure.js';
 import { mintThrough } from './mint-session.js';
 import { FRESHNESS_MARGIN_S, MAX_ATTEMPTS, remintBound, retryDelay } from './retry-policy.js';
-import { StatusArea } from './status-area.js';
 import type { FormEmbedState } from './types.js';
 import { nearViewport, untilRetry } from './waits.js';
 
@@ -41,11 +40,22 @@ export type { FetchSession, FormEmbedState } from './types.js';
  */
 export class FormEmbedElement extends FormEmbedProperties {
   #state?: FormEmbedState; // idle until the first #set
-  #status!: StatusArea;
   // Aborting it ends the run's mint, waits, frame and frame listener; none while disconnected.
   #run?: AbortController;
   #lapsed?: boolean; // this run replaces a session that expired: its frame comes with a notice
   #remints!: () => boolean; // the framed page's remints, forgotten by a fresh start
+
+  // The status area (part `status`): a live region, polite as `role=status` is by default, made
+  // once so that it is a live region before it speaks. It holds one message, in a slot that a
+  // page may fill instead, and at most one button, both written as text, never as HTML.
+  #area!: HTMLElement;
+  #button!: HTMLButtonElement;
+  /** The key of the message and of the button's label (also its part) the area says. */
+  #says: [text?: string, button?: string] = [];
+  /** What the area shows, so that painting it unchanged leaves its nodes, and their focus, alone. */
+  #shown = '';
+  /** Focus is on the area because `#hold` put it there, not because someone clicked it. */
+  #held?: boolean;
 
   /** Where the element is in its lifecycle. */
   get state(): FormEmbedState {
@@ -77,23 +87,26 @@ export class FormEmbedElement extends FormEmbedProperties {
     this.#run?.abort();
     this.#run = undefined;
     this.#set('idle');
-    this.#status.handOver(); // focus it held fell with the element: nothing to hand on
+    this.#handOver(); // focus it held fell with the element: nothing to hand on
   }
 
   // An iframe and a status line need no template engine: no lit-html keeps the bundle in budget.
   protected override createRenderRoot() {
     const root = super.createRenderRoot();
-    this.#status = new StatusArea(root, () => {
-      // Dismiss hands focus to the form; Try again, once framed (the status area holds it).
-      if (this.#state === 'failed') {
-        this.#status.hold();
-        // A person's choice to start over: the remints it leads to are counted afresh (a page's
-        // own remint() is not, so a page that calls it on every failure stays bounded).
-        this.#remints = remintBound();
-        return this.remint();
-      }
-      this.#set('framed');
-      this.renderRoot.querySelector('iframe')?.focus();
+    this.#area = root.appendChild(make('div', { role: 'status', part: 'status', tabIndex: -1 }));
+    this.#button = make('button', {
+      onclick: () => {
+        // Dismiss hands focus to the form; Try again, once framed (the status area holds it).
+        if (this.#state === 'failed') {
+          this.#hold();
+          // A person's choice to start over: the remints it leads to are counted afresh (a
+          // page's own remint() is not, so a page that calls it on every failure stays bounded).
+          this.#remints = remintBound();
+          return this.remint();
+        }
+        this.#set('framed');
+        this.renderRoot.querySelector('iframe')?.focus();
+      },
     });
     return root;
   }
@@ -120,11 +133,11 @@ export class FormEmbedElement extends FormEmbedProperties {
     this.#frameSession(this.#run.signal, fresh);
   }
 
+  /** Enters `state`; the status area says message `text`, with button (label and part) `button`. */
   #set(state: FormEmbedState, text?: string, button?: string) {
     this.#state = state;
     this.setAttribute('state', state);
-    const slot = { failed: 'error', framed: 'notice' }[state as string] ?? 'loading';
-    this.#status.say(slot, text, button);
+    this.#says = [text, button];
     this.#paint();
   }
 
@@ -132,10 +145,25 @@ export class FormEmbedElement extends FormEmbedProperties {
     // The English defaults first: a page's partial set for all elements leaves the rest as is.
     return { ...messages, ...FormEmbedElement.messages, ...this.messages };
   }
-  /** Writes the status and the frame's title in the current messages. */
+  /**
+   * Writes the status and the frame's title in the current messages; an empty message says
+   * nothing. A page's content in the slot replaces the message only: the button stays.
+   */
   #paint() {
     const all = this.#messages();
-    this.#status.paint(all);
+    const name = { failed: 'error', framed: 'notice' }[this.#state as string] ?? 'loading';
+    const [text = '', button = ''] = this.#says;
+    const said = all[text] ?? '';
+    const label = all[button] ?? '';
+    const shown = [name, said, button, label].join('\n');
+    if (shown !== this.#shown) {
+      this.#shown = shown;
+      this.#button.textContent = label;
+      this.#button.part.value = button;
+      const slot = make('slot', { name });
+      slot.append(said);
+      this.#area.replaceChildren(...(said ? [slot, ...(button ? [this.#button] : [])] : []));
+    }
     const frame = this.renderRoot.querySelector('iframe');
     if (frame) frame.title = this.frameTitle || all.frame || '';
   }
@@ -189,7 +217,7 @@ export class FormEmbedElement extends FormEmbedProperties {
         retryable || failureKey(code, messages) === 'unknown' ? 'retry' : '',
       );
       // Focus was on Try again, or in the form, when the run began: it goes to Try again.
-      this.#status.handOver();
+      this.#handOver();
     }
     fire(this, 'form-embed-error', { code, status, retryable, retryAfter, willRetry });
     // A listener may have started a new run (remint) or ended this one (disconnect).
@@ -208,7 +236,7 @@ export class FormEmbedElement extends FormEmbedProperties {
     signal.addEventListener('abort', () => {
       // Focus in the element (the frame, Dismiss) goes on to the next frame, its notice's
       // Dismiss, or Try again.
-      if (this.shadowRoot?.activeElement) this.#status.hold();
+      if ((this.renderRoot as ShadowRoot).activeElement) this.#hold();
       frame.remove();
     });
     listenToFrame(frame, embedOrigin, signal, (state) => {
@@ -228,8 +256,30 @@ export class FormEmbedElement extends FormEmbedProperties {
     // A notice listener may have started a new run (remint) or ended this one (disconnect).
     if (signal.aborted) return;
     this.#set('framed', notice ? 'lapsed' : '', 'dismiss');
-    this.#status.handOver(frame);
+    this.#handOver(frame);
     fire(this, 'form-embed-session', { provider, expiresIn, embedOrigin, attempt });
+  }
+
+  /**
+   * Takes focus from what is about to go (the button, the frame): focus left on a removed node
+   * falls to the page's body, where the element could no longer tell it from a click elsewhere.
+   */
+  #hold() {
+    this.#held = true;
+    this.#area.focus();
+  }
+
+  /**
+   * If the status area still holds the focus `#hold` gave it (nothing on the page has taken it
+   * since), gives it to the button shown (Try again, or the lapse notice's Dismiss, so that the
+   * notice is read before the form takes focus), else to `target`, else keeps it on the message.
+   */
+  #handOver(target?: HTMLElement) {
+    // activeElement, not :focus, which Chromium matches only while the page itself has focus.
+    if (this.#held && (this.renderRoot as ShadowRoot).activeElement === this.#area) {
+      (this.#button.isConnected ? this.#button : target)?.focus();
+    }
+    this.#held = false;
   }
 
   /** True, and counted, when one more automatic remint stays within the bound; else fails. */
@@ -237,6 +287,6 @@ export class FormEmbedElement extends FormEmbedProperties {
     if (this.#remints()) return true;
     this.#run?.abort();
     this.#set('failed', 'storm', 'retry');
-    this.#status.handOver();
+    this.#handOver();
   }
 }
