@@ -53,7 +53,7 @@ export class FormEmbedElement extends FormEmbedProperties {
   /** The key of the message and of the button's label (also its part) the area says. */
   #says: [text?: string, button?: string] = [];
   /** What the area shows, so that painting it unchanged leaves its nodes, and their focus, alone. */
-  #shown = '';
+  #shown?: string;
   /** Focus is on the area because `#hold` put it there, not because someone clicked it. */
   #held?: boolean;
 
