@@ -56,6 +56,8 @@ export class FormEmbedElement extends FormEmbedProperties {
   #shown?: string;
   /** Focus is on the area because `#hold` put it there, not because someone clicked it. */
   #held?: boolean;
+  /** The area may speak: since connecting, it has been rendered once, empty. */
+  #live?: boolean;
 
   /** Where the element is in its lifecycle. */
   get state(): FormEmbedState {
@@ -73,6 +75,16 @@ export class FormEmbedElement extends FormEmbedProperties {
   override connectedCallback() {
     super.connectedCallback();
     this.requestUpdate();
+    // A live region tells its changes only: a message there in the first frame the area is
+    // rendered in (the first update comes in the task of connecting) would go unsaid. So the
+    // area is written from the frame after that one.
+    this.#live = false;
+    requestAnimationFrame(() =>
+      requestAnimationFrame(() => {
+        this.#live = true;
+        this.#paint();
+      }),
+    );
   }
 
   /**
@@ -156,7 +168,7 @@ export class FormEmbedElement extends FormEmbedProperties {
     const said = all[text] ?? '';
     const label = all[button] ?? '';
     const shown = [name, said, button, label].join('\n');
-    if (shown !== this.#shown) {
+    if (this.#live && shown !== this.#shown) {
       this.#shown = shown;
       this.#button.textContent = label;
       this.#button.part.value = button;

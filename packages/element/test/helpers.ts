@@ -84,10 +84,19 @@ export function session(overrides: Partial<MintResponse> = {}): MintResponse {
   return { embedUrl: embedUrl(), embedOrigin, provider: 'microsoft', expiresIn: 120, ...overrides };
 }
 
-/** Lets pending promises and one macrotask run, then waits for the element to render. */
+/**
+ * Lets pending promises and one macrotask run, then waits for the element to render, and for two
+ * frames: a status area speaks from the second frame after its element connected.
+ */
 export async function settle(element?: FormEmbedElement) {
   await new Promise((resolve) => realSetTimeout(resolve));
   await element?.updateComplete;
+  await frames();
+}
+
+/** Waits for two frames to be rendered. */
+export async function frames() {
+  for (let i = 0; i < 2; i++) await new Promise(requestAnimationFrame);
 }
 
 // A DOM node in a failing chai assertion hangs the browser while chai prints it: tests compare
@@ -124,6 +133,7 @@ export async function mount(options: { fetchSession?: FetchSession } = {}) {
   const element = await fixture<FormEmbedElement>(
     html`<form-embed form-id="f1" .fetchSession=${options.fetchSession ?? stub.fetchSession}></form-embed>`,
   );
+  await frames();
   return { element, clock, ...stub };
 }
 

@@ -6,6 +6,7 @@ import {
   errorMessage,
   failure,
   frameOf,
+  frames,
   mount,
   mountFramed,
   post,
@@ -32,6 +33,25 @@ describe('<form-embed> status and accessibility', () => {
     calls[0]?.resolve(session());
     await settle(element);
     expect(status.textContent?.trim()).to.equal('');
+  });
+
+  // A screen reader tells a live region's changes, not what it holds when it enters the page: the
+  // first message waits until the area has been rendered empty, on connecting and reconnecting.
+  it('the first message comes after a frame that renders the status area empty, so that it is announced', async () => {
+    const stub = sessionStub();
+    const element = await fixture<FormEmbedElement>(
+      html`<form-embed form-id="f1" .fetchSession=${stub.fetchSession}></form-embed>`,
+    );
+    for (let connection = 0; connection < 2; connection++) {
+      await new Promise(requestAnimationFrame); // in the first frame since connecting
+      expect(statusOf(element).textContent).to.equal('');
+      await frames();
+      expect(statusOf(element).textContent).to.equal('Loading the form…');
+      const parent = element.parentNode as Node;
+      element.remove();
+      parent.appendChild(element);
+      await element.updateComplete;
+    }
   });
 
   it('retries say "Trying again…" until they end, not "Loading the form…" between: one change a retry', async () => {
@@ -123,6 +143,7 @@ describe('<form-embed> status and accessibility', () => {
         ><p slot="loading">Opening your form</p><p slot="error">Could not open it</p></form-embed
       >`,
     );
+    await frames();
     const slot = (name: string) =>
       statusOf(element).querySelector<HTMLSlotElement>(`slot[name=${name}]`);
     expect(slot('loading')?.assignedElements()[0]?.textContent).to.equal('Opening your form');
