@@ -161,6 +161,23 @@ describe('<form-embed> lifecycle', () => {
     });
   }
 
+  // A lone surrogate has no URL encoding (encodeURIComponent throws): sent, it failed as a network
+  // failure and was retried as `unavailable`.
+  it('a form-id cut inside an emoji (a lone surrogate) fails with invalid_request and mints nothing', async () => {
+    const stub = sessionStub();
+    const container = await fixture<HTMLDivElement>(html`<div></div>`);
+    const element = document.createElement('form-embed');
+    element.fetchSession = stub.fetchSession;
+    element.formId = 'form-😀'.slice(0, -1);
+    const events = record(element, 'form-embed-error');
+    container.append(element);
+    await settle(element);
+    expect(stub.calls).to.have.length(0);
+    expect(element.state).to.equal('failed');
+    expect(events).to.have.length(1);
+    expect(events[0]).to.include({ code: 'invalid_request', retryable: false, willRetry: false });
+  });
+
   it('loading="lazy" mints only when the element nears the viewport', async () => {
     const stub = sessionStub();
     const container = await fixture<HTMLDivElement>(

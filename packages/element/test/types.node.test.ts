@@ -18,9 +18,10 @@ const protocol = {
   '@form-embed/protocol/browser': [join(packageDir, '../protocol/src/browser.ts')],
 };
 
+// The sources' target and lib (tsconfig.base.json): the programs below compile them too.
 const base = {
   target: 'es2022',
-  lib: ['es2023', 'dom'],
+  lib: ['es2023', 'es2024.string', 'dom'],
   strict: true,
   skipLibCheck: true,
   types: [],

@@ -1,8 +1,9 @@
 // Development-only warnings, loaded through the `development` export condition as Lit does: a
 // misuse is explained while a page is built and costs nothing in production. They wrap the class
 // from outside, so the production build holds none of this.
-import { isValidFormRef } from '@form-embed/protocol/browser';
+
 import { FormEmbedElement } from '../form-embed-element.js';
+import { formTarget } from '../form-target.js';
 
 const warned = new WeakMap<object, Set<string>>();
 
@@ -26,9 +27,9 @@ export function misuses(element: FormEmbedElement): string[] {
     found.push(
       'it has neither form-id nor core-slug. Add form-id (a designer form) or core-slug (a Core form).',
     );
-  } else if (!isValidFormRef(formId ?? coreSlug ?? '')) {
+  } else if (!formTarget(formId, coreSlug)) {
     found.push(
-      'its form-id or core-slug is empty, "." or "..", or over 200 characters. Use the form\'s id or slug.',
+      'its form-id or core-slug is empty, "." or "..", over 200 characters, or cut inside a character (a lone surrogate). Use the form\'s id or slug.',
     );
   }
   if (loading !== 'eager' && loading !== 'lazy') {
