@@ -28,12 +28,13 @@ export function nearViewport(element: Element, signal: AbortSignal) {
 
 /**
  * Resolves when a retry `ms` from now is due and the browser is online. A timer may fire a little
- * early: a retry never comes before its time. Offline, it calls `offline` and waits for the
+ * early: a retry never comes before its time, by performance.now (a wall clock set back, which
+ * Date.now follows, would hold it back as long). Offline, it calls `offline` and waits for the
  * connection instead of spending an attempt.
  */
 export async function untilRetry(ms: number, signal: AbortSignal, offline: () => void) {
-  const due = Date.now() + ms;
-  while (Date.now() < due) await sleep(due - Date.now(), signal);
+  const due = performance.now() + ms;
+  while (performance.now() < due) await sleep(due - performance.now(), signal);
   while (!navigator.onLine) {
     offline();
     await online(signal);

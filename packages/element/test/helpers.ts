@@ -8,7 +8,10 @@ const realSetTimeout = window.setTimeout.bind(window);
 const realRandom = Math.random;
 let installed: Clock | undefined;
 
-/** Time the test moves: @sinonjs/fake-timers on setTimeout and Date, and a fixed Math.random. */
+/**
+ * Time the test moves: @sinonjs/fake-timers on setTimeout, Date and performance.now, and a fixed
+ * Math.random.
+ */
 export interface TestClock {
   /** What Math.random answers, for the retry jitter. Defaults to 0.5. */
   randomValue: number;
@@ -16,15 +19,26 @@ export interface TestClock {
   readonly pending: number;
   /** Moves time forward by `ms`, running each timer that falls due, then lets the page settle. */
   tick(ms: number): Promise<void>;
-  /** Sets the wall clock `ms` back without moving the timers: they then fire early by Date. */
+  /**
+   * Sets performance.now `ms` back without moving the timers: they then fire early by it, as a
+   * browser's timer may.
+   */
   fireEarly(ms: number): void;
+  /** Sets the wall clock (Date) `ms` back, as a person or a time sync may; nothing else moves. */
+  setWallClockBack(ms: number): void;
 }
 
 /** Installs a fake clock in place of the window's time; it is taken out after each test. */
 export function installClock(): TestClock {
   uninstallClock();
-  const clock = install({ now: 1_000_000, toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+  const clock = install({
+    now: 1_000_000,
+    toFake: ['setTimeout', 'clearTimeout', 'Date', 'performance'],
+  });
   installed = clock;
+  const fakeNow = performance.now.bind(performance);
+  let lag = 0;
+  performance.now = () => fakeNow() - lag;
   const test: TestClock = {
     randomValue: 0.5,
     get pending() {
@@ -35,6 +49,9 @@ export function installClock(): TestClock {
       await settle();
     },
     fireEarly(ms) {
+      lag += ms;
+    },
+    setWallClockBack(ms) {
       clock.setSystemTime(clock.now - ms);
     },
   };

@@ -75,6 +75,16 @@ describe('<form-embed> retries', () => {
     expect(calls).to.have.length(2);
   });
 
+  it('a wall clock set back during the wait does not hold the retry back', async () => {
+    const { element, calls, clock } = await mount();
+    clock.randomValue = 0;
+    calls[0]?.reject(rateLimited(2));
+    await settle(element);
+    clock.setWallClockBack(3_600_000);
+    await clock.tick(2_000);
+    expect(calls).to.have.length(2);
+  });
+
   it('without Retry-After, retries back off exponentially with jitter', async () => {
     const { element, calls, clock } = await mount();
     clock.randomValue = 0;
