@@ -20,9 +20,9 @@ export interface SessionErrorBody {
  * `{error: {code: 503}}`, say) is read by its HTTP status instead.
  */
 export function readSessionError(body: unknown): SessionErrorDetail | undefined {
-  const error = (body as Partial<Record<'error', unknown>> | null | undefined)?.error;
-  if (typeof error !== 'object' || !error || Array.isArray(error)) return undefined;
-  const { code, message, retryable } = error as Record<string, unknown>;
+  // An `error` that is no object (a string, a number, a JSON array) has no code: no SessionError.
+  const { code, message, retryable }: Record<string, unknown> =
+    (body as { error?: Record<string, unknown> } | null | undefined)?.error ?? {};
   if (typeof code !== 'string' || !code) return undefined;
   return {
     code,
