@@ -11,7 +11,9 @@ export function listenToFrame(
   signal: AbortSignal,
   onLapse: (state: 'error' | 'expired') => void,
 ) {
-  addEventListener(
+  // The frame's window, where its page posts: not this module's, once the element is moved
+  // into another document (a Document Picture-in-Picture window).
+  (frame.ownerDocument.defaultView as Window).addEventListener(
     'message',
     ({ source, origin, data }) => {
       if (source === frame.contentWindow && origin === embedOrigin && isEmbedMessage(data)) {

@@ -120,6 +120,31 @@ describe('<form-embed> framing', () => {
     expect(first.isConnected).to.equal(false);
   });
 
+  it('moved into another document (a Picture-in-Picture window), it hears its frame there and remints', async () => {
+    const { element, calls } = await mount();
+    const host = document.createElement('iframe');
+    document.body.append(host);
+    try {
+      // Inserting it there adopts it: reconnected, it starts afresh and frames in that document.
+      host.contentDocument?.body.append(element);
+      await settle(element);
+      calls.at(-1)?.resolve(session());
+      await settle(element);
+      expect(element.state).to.equal('framed');
+      // The framed page posts to its parent, the window of the element's new document.
+      host.contentWindow?.dispatchEvent(
+        new MessageEvent('message', {
+          data: errorMessage(),
+          origin: embedOrigin,
+          source: frameOf(element)?.contentWindow ?? null,
+        }),
+      );
+      expect(calls).to.have.length(3);
+    } finally {
+      host.remove();
+    }
+  });
+
   it('history.length is unchanged after three remints', async () => {
     // Listened for in the task that frames, so a fast load cannot come before the listener.
     const nextFrameLoaded = (element: FormEmbedElement) =>
