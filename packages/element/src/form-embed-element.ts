@@ -172,8 +172,7 @@ export class FormEmbedElement extends FormEmbedProperties {
       this.#shown = shown;
       this.#button.textContent = label;
       this.#button.part.value = button;
-      const slot = make('slot', { name });
-      slot.append(said);
+      const slot = make('slot', { name, textContent: said });
       this.#area.replaceChildren(...(said ? [slot, ...(button ? [this.#button] : [])] : []));
     }
     const frame = this.renderRoot.querySelector('iframe');

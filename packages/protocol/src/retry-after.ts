@@ -16,8 +16,8 @@ export function parseRetryAfter(
     ? +value
     : date.toUTCString() === value
       ? Math.ceil((date.getTime() - now) / 1000)
-      : Number.NaN;
-  // NaN (not a date) and Infinity (too many digits) read as undefined.
+      : Infinity;
+  // Infinity (not a date, or too many digits) reads as undefined.
   return Number.isFinite(seconds) ? Math.max(0, seconds) : undefined;
 }
 
