@@ -192,7 +192,7 @@ export class FormEmbedElement extends FormEmbedProperties {
     for (let attempt = 1; ; attempt++) {
       // A wait may end in the same task as the run (an `online` listener that removes the element).
       if (signal.aborted) return;
-      const started = Date.now();
+      const started = performance.now();
       try {
         if (!target) throw mintFailure('invalid_request', false);
         // The request goes out first: the status it paints is not what the mint waits for.
@@ -203,7 +203,7 @@ export class FormEmbedElement extends FormEmbedProperties {
         // A handle is single use and short-lived: one that may lapse while the page loads is a
         // failed attempt (a slow mint), retried as any other, never framed.
         const { expiresIn } = session;
-        if (expiresIn && Date.now() - started > (expiresIn - FRESHNESS_MARGIN_S) * 1000) {
+        if (expiresIn && performance.now() - started > (expiresIn - FRESHNESS_MARGIN_S) * 1000) {
           throw mintFailure('unavailable', true);
         }
         return this.#frame(session, attempt, signal);

@@ -99,6 +99,15 @@ describe('<form-embed> framing', () => {
     expect(statusOf(element).textContent).to.equal(`${messages.unavailable}${messages.retry}`);
   });
 
+  it('a wall clock moved on during the mint does not make a fresh answer stale', async () => {
+    const { element, calls, clock } = await mount();
+    clock.moveWallClock(300_000);
+    calls[0]?.resolve(session({ expiresIn: 120 }));
+    await settle(element);
+    expect(element.state).to.equal('framed');
+    expect(calls).to.have.length(1);
+  });
+
   it('frames an answer with expiresIn 0 (no handle) however long the mint took', async () => {
     const { element, calls, clock } = await mount();
     await clock.tick(600_000);

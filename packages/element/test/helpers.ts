@@ -24,8 +24,8 @@ export interface TestClock {
    * browser's timer may.
    */
   fireEarly(ms: number): void;
-  /** Sets the wall clock (Date) `ms` back, as a person or a time sync may; nothing else moves. */
-  setWallClockBack(ms: number): void;
+  /** Moves the wall clock (Date) by `ms`, back if negative, as a person or a time sync may; nothing else moves. */
+  moveWallClock(ms: number): void;
 }
 
 /** Installs a fake clock in place of the window's time; it is taken out after each test. */
@@ -51,8 +51,8 @@ export function installClock(): TestClock {
     fireEarly(ms) {
       lag += ms;
     },
-    setWallClockBack(ms) {
-      clock.setSystemTime(clock.now - ms);
+    moveWallClock(ms) {
+      clock.setSystemTime(clock.now + ms);
     },
   };
   Math.random = () => test.randomValue;

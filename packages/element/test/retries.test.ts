@@ -80,7 +80,7 @@ describe('<form-embed> retries', () => {
     clock.randomValue = 0;
     calls[0]?.reject(rateLimited(2));
     await settle(element);
-    clock.setWallClockBack(3_600_000);
+    clock.moveWallClock(-3_600_000);
     await clock.tick(2_000);
     expect(calls).to.have.length(2);
   });
