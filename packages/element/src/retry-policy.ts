@@ -16,7 +16,7 @@ export const REMINT_WINDOW_MS = 1_800_000;
 export function remintBound() {
   let at: number[] = [];
   return () => {
-    const now = Date.now();
+    const now = performance.now();
     at = at.filter((time) => now - time < REMINT_WINDOW_MS);
     return at.push(now) <= MAX_REMINTS;
   };

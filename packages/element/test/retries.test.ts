@@ -221,6 +221,18 @@ describe('<form-embed> retries', () => {
     expect(statusOf(element).textContent).to.contain(messages.storm);
   });
 
+  it('a wall clock set back does not keep old remints in the 30 minutes window', async () => {
+    const framed = await mountFramed();
+    const { element, calls, clock } = framed;
+    await postErrors(framed, 4, 1_000);
+    clock.moveWallClock(-3_600_000);
+    await clock.tick(1_800_000);
+    post(errorMessage(), embedOrigin, frameOf(element)?.contentWindow ?? null);
+    await settle(element);
+    expect(element.state).to.not.equal('failed');
+    expect(calls).to.have.length(6);
+  });
+
   it('a remint 30 minutes after the first no longer counts it: error every 7.5 minutes is never stopped', async () => {
     const framed = await mountFramed();
     const { element, calls } = framed;
