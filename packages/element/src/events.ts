@@ -67,7 +67,7 @@ export function fire<K extends keyof FormEmbedEventMap>(
   target: EventTarget,
   type: K,
   fields: Omit<FormEmbedEventMap[K], keyof Event>,
-  cancelable = false,
+  cancelable?: boolean,
 ) {
   return target.dispatchEvent(
     Object.assign(new Event(type, { bubbles: true, composed: true, cancelable }), fields),

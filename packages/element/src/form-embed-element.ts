@@ -39,7 +39,7 @@ export type { FetchSession, FormEmbedState } from './types.js';
  * @cssproperty [--form-embed-status-background=transparent] - The background of the status area.
  */
 export class FormEmbedElement extends FormEmbedProperties {
-  #state?: FormEmbedState; // idle until the first #set
+  #state: FormEmbedState = 'idle';
   // Aborting it ends the run's mint, waits, frame and frame listener; none while disconnected.
   #run?: AbortController;
   #lapsed?: boolean; // this run replaces a session that expired: its frame comes with a notice
@@ -61,7 +61,7 @@ export class FormEmbedElement extends FormEmbedProperties {
 
   /** Where the element is in its lifecycle. */
   get state(): FormEmbedState {
-    return this.#state ?? 'idle';
+    return this.#state;
   }
 
   /** Mints a fresh session now and frames it, whatever the current state. */

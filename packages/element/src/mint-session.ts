@@ -21,13 +21,13 @@ export async function mintThrough(
   target: FormTarget,
   signal: AbortSignal,
 ): Promise<MintResponse> {
-  const { fetchSession, endpoint, requestInit, allowedEndpointOrigins } = element;
+  const { fetchSession } = element;
   return trustedSession(
     await (fetchSession
       ? fetchSession(target, { signal })
       : mintSession(
-          mintUrl(endpoint, mintPath(target), allowedEndpointOrigins),
-          requestInit,
+          mintUrl(element.endpoint, mintPath(target), element.allowedEndpointOrigins),
+          element.requestInit,
           signal,
         )),
   );
