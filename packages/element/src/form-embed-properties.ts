@@ -1,4 +1,5 @@
 import { ReactiveElement, unsafeCSS } from '@lit/reactive-element';
+import { make } from './dom.js';
 import { type MessageOverrides, messages } from './messages.js';
 import { styles } from './styles.js';
 import type { FetchSession } from './types.js';
@@ -58,6 +59,15 @@ export class FormEmbedProperties extends ReactiveElement {
   declare requestInit?: RequestInit;
   /** Origins besides the page's own that `endpoint` may be on. Defaults to none: others are refused. */
   declare allowedEndpointOrigins?: readonly string[];
+
+  /**
+   * Moved into another document, the shadow root drops the style sheet it adopted (made in the
+   * old one): the same rules come again as a <style> element.
+   * @internal
+   */
+  adoptedCallback() {
+    this.renderRoot.append(make('style', { textContent: styles }));
+  }
 
   constructor() {
     super();

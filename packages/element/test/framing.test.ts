@@ -129,7 +129,7 @@ describe('<form-embed> framing', () => {
     expect(first.isConnected).to.equal(false);
   });
 
-  it('moved into another document (a Picture-in-Picture window), it hears its frame there and remints', async () => {
+  it('moved into another document (a Picture-in-Picture window), it keeps its styles, hears its frame there and remints', async () => {
     const { element, calls } = await mount();
     const host = document.createElement('iframe');
     document.body.append(host);
@@ -140,6 +140,7 @@ describe('<form-embed> framing', () => {
       calls.at(-1)?.resolve(session());
       await settle(element);
       expect(element.state).to.equal('framed');
+      expect(getComputedStyle(element).display, 'its styles came along').to.equal('flex');
       // The framed page posts to its parent, the window of the element's new document.
       host.contentWindow?.dispatchEvent(
         new MessageEvent('message', {
