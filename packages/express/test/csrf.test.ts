@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { connect } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { SessionErrorBodySchema } from '@form-embed/protocol';
 import { type Sandbox, startSandbox } from '@form-embed/sandbox';
@@ -8,6 +9,7 @@ import {
   mintPathOfOpenForm,
   mountMiddleware,
   openForm,
+  PORTAL_SESSION_HEADER,
   withoutUpstream,
 } from './helpers/harness.js';
 import { SecretWatch } from './helpers/secret-watch.js';
@@ -39,6 +41,38 @@ function assertRefused(answer: Answer, code: string, status: number) {
   assert.equal(error.code, code);
   assert.equal(error.retryable, false);
   assert.equal(answer.headers.get('cache-control'), 'no-store');
+}
+
+/**
+ * A mint request written by hand: `fetch` and `http.request` always send a Host. Without
+ * `hostLine`, an HTTP/1.0 request with no Host at all; with it, HTTP/1.1 with that line.
+ */
+async function postWithHostLine(
+  hostLine: string | undefined,
+  origin: string,
+): Promise<{ status: number; text: string }> {
+  const endpoint = new URL(portal.server.endpoint);
+  const body = '{}';
+  const head = [
+    `POST ${endpoint.pathname}${mintPathOfOpenForm} HTTP/${hostLine === undefined ? '1.0' : '1.1'}`,
+    ...(hostLine === undefined ? [] : [hostLine]),
+    `Origin: ${origin}`,
+    'Content-Type: application/json',
+    `${PORTAL_SESSION_HEADER}: adele`,
+    `Content-Length: ${body.length}`,
+    'Connection: close',
+  ];
+  const socket = connect(Number(endpoint.port), endpoint.hostname);
+  // Written, not ended: a client that half-closes may find its connection closed unanswered.
+  socket.write(`${head.join('\r\n')}\r\n\r\n${body}`);
+  let raw = '';
+  socket.setEncoding('utf8');
+  for await (const chunk of socket) raw += chunk;
+  const [statusLine = '', ...rest] = raw.split('\r\n');
+  return {
+    status: Number(statusLine.split(' ')[1]),
+    text: rest.join('\r\n').split('\r\n\r\n').slice(1).join('\r\n\r\n'),
+  };
 }
 
 describe('what a mint request must look like', () => {
@@ -210,6 +244,19 @@ describe('Origin and Sec-Fetch-Site, as written', () => {
             headers: { host, origin },
           });
           assertRefused(answer, 'forbidden', 403);
+        }
+      }
+    });
+  });
+
+  test('a request without a readable Host (none in HTTP/1.0, an empty one) has no own origin: every Origin is refused, even the ones its absence would spell', async () => {
+    await withoutUpstream(portal, async () => {
+      for (const hostLine of [undefined, 'Host: ']) {
+        for (const origin of ['http://undefined', 'http://', 'null']) {
+          const answer = await postWithHostLine(hostLine, origin);
+          assert.equal(answer.status, 403, `${hostLine} ${origin}: ${answer.text}`);
+          const { error } = SessionErrorBodySchema.parse(JSON.parse(answer.text));
+          assert.equal(error.code, 'forbidden');
         }
       }
     });
