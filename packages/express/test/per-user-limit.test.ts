@@ -271,7 +271,10 @@ describe('the limit key', () => {
           ...options,
           limit: { store, prefix: 'rebuilt:' },
         });
-        assert.equal((await portal.mint(microsoftForm, { session: 'adele' })).status, 200);
+        // More than once: the one that took the place serves on, and the old one never again.
+        for (const _mint of [1, 2]) {
+          assert.equal((await portal.mint(microsoftForm, { session: 'adele' })).status, 200);
+        }
       }
       assert.equal(told(), before, 'a rebuilt router is not two routers');
       // Two mounts of one portal given one prefix: both serve, in turn.

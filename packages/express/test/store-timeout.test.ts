@@ -91,6 +91,9 @@ for (const passOnStoreError of [true, false]) {
         .slice(logsBefore)
         .filter((line) => line.message.startsWith('the limit store failed'));
       assert.equal(outages.length, 1, 'logged once, not per request');
+      // Nor by express-rate-limit's own logger, per request, for each one let through or refused.
+      const errors = watch.logLines.slice(logsBefore).filter((line) => line.level === 'error');
+      assert.deepEqual(errors, outages);
       assert.deepEqual(outages[0]?.details, {
         reason: `no answer within limit.storeTimeoutMs (${STORE_TIMEOUT_MS} ms)`,
       });

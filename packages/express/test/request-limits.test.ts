@@ -1,0 +1,60 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { fixtureIds, type Sandbox, startSandbox } from '@form-embed/sandbox';
+import type { Request, Response } from 'express';
+import type { Store } from 'express-rate-limit';
+import { passesLimit } from '../src/request-limits.js';
+import { mountMiddleware } from './helpers/harness.js';
+import { SecretWatch } from './helpers/secret-watch.js';
+
+const watch = new SecretWatch();
+let sandbox: Sandbox;
+const microsoftForm = { kind: 'form', formId: fixtureIds.forms.microsoft } as const;
+
+before(async () => {
+  sandbox = await startSandbox();
+});
+
+after(async () => {
+  await sandbox.close();
+  await watch.assertNoSecret([sandbox.apiKey]);
+});
+
+test("Retry-After is the store's reset time in whole seconds rounded up, at least 1 once that time has passed, the window when the store tells none", async () => {
+  // A portal's store tells the reset time: a shared store's clock may be behind this one's, and
+  // express-rate-limit's Store may leave the time out.
+  for (const [resetInMs, told] of [
+    [59_500, '60'],
+    [-5_000, '1'],
+    [undefined, '45'],
+  ] as const) {
+    const store: Store = {
+      increment: async () => ({
+        totalHits: 99,
+        resetTime: resetInMs === undefined ? undefined : new Date(Date.now() + resetInMs),
+      }),
+      decrement: async () => {},
+      resetKey: async () => {},
+    };
+    await using portal = await mountMiddleware(watch, {
+      apiKey: sandbox.apiKey,
+      baseUrl: sandbox.baseUrl,
+      limit: { mints: 1, windowMs: 45_000, store, prefix: 'retry-after:' },
+    });
+    const refused = await portal.mint(microsoftForm, { session: 'adele' });
+    assert.equal(refused.status, 429, refused.text);
+    assert.equal(refused.headers.get('retry-after'), told, `reset in ${resetInMs} ms`);
+  }
+});
+
+test('a limit that neither answers nor lets the request through is an error, not a request left without an answer', async () => {
+  const req = {} as Request;
+  const res = { headersSent: false } as Response;
+  await assert.rejects(
+    passesLimit(async () => {}, req, res),
+    /the limit neither answered nor passed/,
+  );
+  assert.equal(await passesLimit((_req, _res, next) => next(), req, res), true);
+  const answered = { headersSent: true } as Response;
+  assert.equal(await passesLimit(async () => {}, req, answered), false);
+});
