@@ -45,3 +45,18 @@ test('holds at most maxKeys keys: a flood of new keys pushes out the least recen
   store.increment('x7');
   assert.equal(store.get('user')?.totalHits, 1, 'the most recent three are kept');
 });
+
+test('counts in the window express-rate-limit gives it, never below 0, and drops a key once its window has ended', (t) => {
+  const clock = FakeTimers.install({ toFake: ['Date'], now: 1_000_000 });
+  t.after(() => clock.uninstall());
+  const store = new BoundedMemoryStore();
+  store.init({ windowMs: 1_500 } as Options);
+  assert.deepEqual(store.increment('a'), { totalHits: 1, resetTime: new Date(1_001_500) });
+  store.decrement('a');
+  store.decrement('a');
+  assert.equal(store.get('a')?.totalHits, 0, 'a decrement past 0 is not counted');
+  assert.equal(store.increment('a').totalHits, 1);
+  clock.tick(1_500);
+  assert.equal(store.get('a'), undefined);
+  assert.equal(store.size, 0, 'an ended window is not kept');
+});

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import { formEmbedSessions } from '@form-embed/express';
 import { fixtureIds, type Sandbox, startSandbox } from '@form-embed/sandbox';
 import type { Request, Response } from 'express';
 import type { Store } from 'express-rate-limit';
@@ -57,4 +58,24 @@ test('a limit that neither answers nor lets the request through is an error, not
   assert.equal(await passesLimit((_req, _res, next) => next(), req, res), true);
   const answered = { headersSent: true } as Response;
   assert.equal(await passesLimit(async () => {}, req, answered), false);
+});
+
+test('two mounts on one limit.store with different windows are refused when the second is created: a store keeps one window', () => {
+  const store: Store = {
+    increment: async () => ({ totalHits: 1, resetTime: undefined }),
+    decrement: async () => {},
+    resetKey: async () => {},
+  };
+  const options = {
+    apiKey: sandbox.apiKey,
+    baseUrl: sandbox.baseUrl,
+    logger: watch.logger,
+    resolveUser: () => undefined,
+  };
+  formEmbedSessions({ ...options, limit: { store, prefix: 'one:', windowMs: 60_000 } });
+  formEmbedSessions({ ...options, limit: { store, prefix: 'two:', windowMs: 60_000 } });
+  assert.throws(
+    () => formEmbedSessions({ ...options, limit: { store, prefix: 'three:', windowMs: 30_000 } }),
+    /option `limit\.windowMs` \(30000\) differs from another mount's \(60000\) on the same `limit\.store`/,
+  );
 });

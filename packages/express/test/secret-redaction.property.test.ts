@@ -134,3 +134,15 @@ test('a key shorter than 8 characters is still cut out as it is written', () => 
     assert.equal(redact(`Bearer ${key} refused`), 'Bearer [redacted] refused', key);
   }
 });
+
+test('a key whose base64 has + and / is cut out of its base64url form too, at each byte alignment', () => {
+  // '~' and '?' encode to + and / in base64: base64url writes them - and _.
+  const key = 'key~~~~~~???????~~~';
+  const redact = secretRedactor(key);
+  for (const form of ['base64', 'base64url'] as const) {
+    for (const before of ['', 'x', 'xy']) {
+      const text = Buffer.from(`${before}${key}`).toString(form);
+      assert.ok(!leaks(redact(text), key), `${form} after ${before.length} bytes: ${redact(text)}`);
+    }
+  }
+});
