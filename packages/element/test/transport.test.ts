@@ -145,6 +145,8 @@ describe('<form-embed> default transport', () => {
 
   for (const [status, code, retryable] of [
     [502, 'unavailable', true],
+    [500, 'unavailable', true],
+    [499, 'unknown', false],
     [404, 'unknown', false],
   ] as const) {
     it(`a ${status} answer without a SessionError body (a proxy's page) is ${code}, retryable ${retryable}`, async () => {

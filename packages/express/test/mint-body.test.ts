@@ -85,6 +85,38 @@ describe('the mint request body (read only to refuse a malformed one)', () => {
     });
   });
 
+  test('a body of exactly 16 KB is minted, by its Content-Length or chunked; one byte more is refused', async () => {
+    // {"pad":"x…x"}: 10 characters and the pad.
+    const bodyOf = (bytes: number) => JSON.stringify({ pad: 'x'.repeat(bytes - 10) });
+    for (const headers of [{}, { 'transfer-encoding': 'chunked' }]) {
+      const framing = Object.keys(headers).length === 0 ? 'Content-Length' : 'chunked';
+      const fits = await portal.rawRequest(mintPathOfOpenForm, {
+        method: 'POST',
+        headers,
+        body: bodyOf(16 * 1024),
+      });
+      assert.equal(fits.status, 200, `${framing}: ${fits.text}`);
+      await withoutUpstream(portal, async () => {
+        const over = await portal.rawRequest(mintPathOfOpenForm, {
+          method: 'POST',
+          headers,
+          body: bodyOf(16 * 1024 + 1),
+        });
+        assertInvalidRequest(over, /too large/);
+      });
+    }
+  });
+
+  test('Content-Encoding: identity (any case, any spaces) is no compression: the mint is answered', async () => {
+    for (const encoding of ['identity', ' Identity ']) {
+      const answer = await portal.rawRequest(mintPathOfOpenForm, {
+        method: 'POST',
+        headers: { 'content-encoding': encoding },
+      });
+      assert.equal(answer.status, 200, `${encoding}: ${answer.text}`);
+    }
+  });
+
   test('a body with a Content-Encoding (compressed) is invalid_request: the element never compresses its `{}`', async () => {
     await withoutUpstream(portal, async () => {
       const answer = await portal.rawRequest(mintPathOfOpenForm, {

@@ -115,3 +115,10 @@ test('a form ref is refused exactly when it is too long or the URL parser would 
     { numRuns: 500 },
   );
 });
+
+test('originOf refuses what a URL parser would forgive: a tab inside the host, slashes after it', () => {
+  for (const written of ['https://x.exa\tmple', 'https://x.example\n', 'https://x.example//']) {
+    assert.equal(originOf(written), undefined, JSON.stringify(written));
+  }
+  assert.equal(originOf('https://x.example/'), 'https://x.example');
+});

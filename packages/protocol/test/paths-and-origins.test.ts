@@ -140,11 +140,15 @@ describe('parseRetryAfter (docs/contract.md#retry-after)', () => {
     assert.equal(read('Sunday, 06-Nov-94 08:49:37 GMT'), 30);
     assert.equal(read('Sun Nov  6 08:49:37 1994'), 30);
     assert.equal(read('Sun, 06 Nov 1994 08:49:37 GMT'), 30, 'an IMF-fixdate is left as it is');
+    assert.equal(read(' Sunday, 06-Nov-94 08:49:37 GMT '), 30, 'spaces around the header');
     for (const [header, from, imfFixdate, why] of [
       ['Thursday, 06-Nov-42 08:49:37 GMT', now, 'Thu, 06 Nov 2042 08:49:37 GMT', '48 years ahead'],
       ['Saturday, 01-Jan-00 00:00:30 GMT', '1999-12-31T23:59:00Z', 'Sat, 01 Jan 2000', 'ahead'],
       ['Tuesday, 06-Nov-40 08:49:37 GMT', '2000-01-01T00:00:00Z', 'Tue, 06 Nov 2040', 'ahead'],
       ['Saturday, 06-Nov-60 08:49:37 GMT', '2000-01-01T00:00:00Z', 'Sat, 06 Nov 1960', 'before'],
+      // Exactly 50 years ahead is not more than 50: the year stays ahead, in either century.
+      ['Friday, 06-Nov-76 08:49:37 GMT', '2026-01-01T00:00:00Z', 'Fri, 06 Nov 2076', '50 ahead'],
+      ['Wednesday, 06-Nov-20 08:49:37 GMT', '2070-06-01T00:00:00Z', 'Wed, 06 Nov 2120', '50 ahead'],
     ] as const) {
       // A two-digit year is the one at most 50 years ahead, else the century before.
       const at = typeof from === 'number' ? from : Date.parse(from);

@@ -115,3 +115,15 @@ test('the status of a code comes from the table, with a fallback for unknown cod
   assert.equal(statusOfSessionErrorCode('unknown', UNKNOWN_CODE_STATUS), 400);
   assert.equal(statusOfSessionErrorCode('brand_new', 418), 418);
 });
+
+test('a FormSessionError without a message has its code as its message, and retryAfter as an own field even when absent', () => {
+  const error = new FormSessionError({
+    code: 'unavailable',
+    message: '',
+    retryable: true,
+    status: 503,
+  });
+  assert.equal(error.message, 'unavailable');
+  assert.ok(Object.hasOwn(error, 'retryAfter'));
+  assert.equal(error.retryAfter, undefined);
+});
