@@ -377,15 +377,28 @@ test('a clients list that never stops saying hasMore is read for a bounded numbe
     `form:${forms.open}`,
   ]);
   const reads = clientReads() - readsBefore;
-  assert.ok(reads >= 1 && reads <= 50, `${reads} pages read`);
+  assert.equal(reads, 50, 'fifty pages');
+  const asked = endless.upstream
+    .filter((call) => call.url.includes('/api/v1/clients'))
+    .map((call) => new URL(call.url).searchParams.toString());
+  assert.deepEqual(
+    asked,
+    Array.from({ length: 50 }, (_, page) => `limit=100&offset=${page * 100}`),
+    'of a hundred clients each',
+  );
   assert.ok(
     watch.logLines.slice(logsBefore).some((line) => line.level === 'warn'),
     'the cap is logged',
   );
 });
 
-test('a clients list that says hasMore past its total, or on an empty page, stops there', async () => {
-  for (const lie of [{ total: 1 }, { clients: [] }]) {
+test('a clients list that says hasMore past its total, or on an empty page, or says no more, stops there', async () => {
+  for (const lie of [
+    { total: 1 },
+    { total: 100 },
+    { clients: [], total: 1_000_000_000 },
+    { hasMore: false, total: 1_000_000_000 },
+  ]) {
     await using liar = await mountMiddleware(watch, {
       apiKey: sandbox.apiKey,
       baseUrl: sandbox.baseUrl,
