@@ -152,20 +152,26 @@ test('authorize vetoes a mint with forbidden, and an authorize that throws is in
 });
 
 test('a resolveUser that throws or returns something that is not a user is internal_error, logged, with no upstream request', async () => {
-  for (const resolveUser of [
-    () => {
-      throw new Error('session store down');
-    },
-    () => ({ userIdentifier: 42 }) as never,
-    // The portal's own shape, none of the user's fields: a mistake, not a signed-out visitor.
-    () => ({ tenantId: 't', upn: 'adele@contoso.example' }) as never,
-    // A proxy over the portal's session object, whose field throws when read.
-    () => ({
-      get userIdentifier(): string {
-        throw new Error('session expired while read');
+  for (const [resolveUser, logged] of [
+    [
+      () => {
+        throw new Error('session store down');
       },
-    }),
-  ]) {
+      /resolveUser threw/,
+    ],
+    [() => ({ userIdentifier: 42 }) as never, /is not a FormSessionRequest user/],
+    // The portal's own shape, none of the user's fields: a mistake, not a signed-out visitor.
+    [() => ({ tenantId: 't', upn: 'adele@contoso.example' }) as never, /but has tenantId, upn/],
+    // A proxy over the portal's session object, whose field throws when read.
+    [
+      () => ({
+        get userIdentifier(): string {
+          throw new Error('session expired while read');
+        },
+      }),
+      /reading the user resolveUser returned threw \(a getter of the portal's\)/,
+    ],
+  ] as const) {
     await using broken = await mountMiddleware(watch, {
       apiKey: sandbox.apiKey,
       baseUrl: sandbox.baseUrl,
@@ -176,8 +182,8 @@ test('a resolveUser that throws or returns something that is not a user is inter
     assert.equal(answer.status, 500);
     assert.equal(SessionErrorBodySchema.parse(answer.body).error.code, 'internal_error');
     assert.ok(
-      watch.logLines.slice(logsBefore).some((line) => /resolveUser/.test(line.message)),
-      'the log names resolveUser',
+      watch.logLines.slice(logsBefore).some((line) => logged.test(line.message)),
+      `the log says ${logged}`,
     );
     assert.deepEqual(
       broken.upstream.filter((call) => !call.url.endsWith('/api/v1/me')),
