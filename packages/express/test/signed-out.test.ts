@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { type Catalogue, MintResponseSchema, SessionErrorBodySchema } from '@form-embed/protocol';
 import { fixtureIds, type Sandbox, startSandbox } from '@form-embed/sandbox';
+import FakeTimers from '@sinonjs/fake-timers';
 import { type Answer, type MountedMiddleware, mountMiddleware } from './helpers/harness.js';
 import { SecretWatch } from './helpers/secret-watch.js';
 
@@ -163,6 +164,31 @@ describe('a mint with nobody signed in (docs/contract.md#portal-codes)', () => {
       'GET /api/v1/forms',
       ...Array.from({ length: 3 }, () => `POST /api/v1/forms/${forms.open}/session`),
     ]);
+  });
+
+  test('after a failed forms-list read, the list is asked for again once 10 s have passed, not before', async (t) => {
+    await using fresh = await mountMiddleware(watch, {
+      apiKey: sandbox.apiKey,
+      baseUrl: sandbox.baseUrl,
+    });
+    // Only Date: sockets and the sandbox keep real timers.
+    const clock = FakeTimers.install({ toFake: ['Date'], now: Date.now() });
+    t.after(() => clock.uninstall());
+    const listReads = () =>
+      fresh.upstream.filter((call) => new URL(call.url).pathname === '/api/v1/forms').length;
+    sandbox.control.fail({ kind: 'error', code: 'internal_error', scope: 'api', count: 1 });
+    const mint = async () => {
+      const answer = await fresh.mint({ kind: 'form', formId: forms.open });
+      assert.equal(answer.status, 200, answer.text);
+    };
+    await mint();
+    assert.equal(listReads(), 1);
+    clock.tick(9_999);
+    await mint();
+    assert.equal(listReads(), 1, 'not within 10 s');
+    clock.tick(1);
+    await mint();
+    assert.equal(listReads(), 2, 'again at 10 s');
   });
 
   test('a signed-out mint of a form that needs a user is sign_in_required before authorize is asked (which may expect a user)', async () => {
