@@ -102,3 +102,52 @@ for (const passOnStoreError of [true, false]) {
     }
   });
 }
+
+test('during an outage one request at a time tries the store: another sent meanwhile goes on at once, uncounted, without asking it', {
+  timeout: 10_000,
+}, async () => {
+  let asked = 0;
+  let tellAsked: () => void = () => {};
+  const store: Store = {
+    increment: () => {
+      asked += 1;
+      tellAsked();
+      // The first request begins the outage at once; the probe after it gets no answer.
+      return asked === 1 ? Promise.reject(new Error('connection refused')) : new Promise(() => {});
+    },
+    decrement: async () => {},
+    resetKey: async () => {},
+  };
+  await using portal = await mountMiddleware(watch, {
+    apiKey: sandbox.apiKey,
+    baseUrl: sandbox.baseUrl,
+    limit: { store, prefix: 'one-probe:', storeTimeoutMs: STORE_TIMEOUT_MS },
+  });
+  const clock = FakeTimers.install({
+    toFake: ['setTimeout', 'clearTimeout'],
+    shouldClearNativeTimers: true,
+  });
+  try {
+    const first = await portal.mint(microsoftForm, { session: 'adele' });
+    assert.equal(first.status, 200, first.text);
+    const probeAsked = new Promise<void>((resolve) => {
+      tellAsked = resolve;
+    });
+    const probe = portal.mint(microsoftForm, { session: 'adele' });
+    await probeAsked;
+    const askedAgain = new Promise<string>((resolve) => {
+      tellAsked = () => resolve('the store was asked again while the probe was out');
+    });
+    // Answered with the clock still: it did not wait for the store, nor ask it.
+    const meanwhile = portal.mint(microsoftForm, { session: 'megan' });
+    const step = await Promise.race([
+      askedAgain,
+      meanwhile.then((answer) => `answered ${answer.status}`),
+    ]);
+    assert.equal(step, 'answered 200');
+    await clock.tickAsync(STORE_TIMEOUT_MS);
+    assert.equal((await probe).status, 200);
+  } finally {
+    clock.uninstall();
+  }
+});
