@@ -100,3 +100,31 @@ describe('a line every request meets is logged once a minute, not once a request
     ]);
   });
 });
+
+test('500 distinct lines are remembered, the one logged longest ago forgotten first; a line logged again counts as logged then', (t) => {
+  const clock = FakeTimers.install({ toFake: ['Date'], now: 1_000_000 });
+  t.after(() => clock.uninstall());
+  const loggedBy = () => {
+    const { logger, lines } = capture();
+    const quiet = withoutRepeats(logger);
+    return (message: string) => {
+      const before = lines.length;
+      quiet.warn(message);
+      return lines.length > before;
+    };
+  };
+  let logged = loggedBy();
+  for (let i = 0; i < 500; i++) assert.ok(logged(`line ${i}`));
+  assert.equal(logged('line 0'), false, '500 lines: all remembered');
+  assert.ok(logged('line 500'));
+  assert.ok(logged('line 0'), 'a 501st line: the oldest is forgotten, and logged at once');
+
+  logged = loggedBy();
+  for (let i = 0; i < 499; i++) logged(`line ${i}`);
+  clock.tick(REPEAT_WINDOW_MS);
+  // Logged again once its window passed: from then on the most recent line, not the oldest.
+  assert.ok(logged('line 0'));
+  assert.ok(logged('line 499'));
+  assert.ok(logged('line 500'));
+  assert.equal(logged('line 0'), false, 'line 1 was forgotten, not line 0');
+});
