@@ -3,7 +3,7 @@ import { after, before, test } from 'node:test';
 import { formEmbedSessions } from '@form-embed/express';
 import { fixtureIds, type Sandbox, startSandbox } from '@form-embed/sandbox';
 import type { Request, Response } from 'express';
-import type { Store } from 'express-rate-limit';
+import { MemoryStore, type Store } from 'express-rate-limit';
 import { passesLimit } from '../src/request-limits.js';
 import { mountMiddleware } from './helpers/harness.js';
 import { SecretWatch } from './helpers/secret-watch.js';
@@ -78,4 +78,24 @@ test('two mounts on one limit.store with different windows are refused when the 
     () => formEmbedSessions({ ...options, limit: { store, prefix: 'three:', windowMs: 30_000 } }),
     /option `limit\.windowMs` \(30000\) differs from another mount's \(60000\) on the same `limit\.store`/,
   );
+});
+
+test("a store of the middleware's own, whose window is limit.windowMs, is not logged as shared with another rate limiter", async () => {
+  const store = new MemoryStore();
+  try {
+    await using portal = await mountMiddleware(watch, {
+      apiKey: sandbox.apiKey,
+      baseUrl: sandbox.baseUrl,
+      limit: { store, prefix: 'own-window:' },
+    });
+    const logsBefore = watch.logLines.length;
+    assert.equal((await portal.mint(microsoftForm, { session: 'adele' })).status, 200);
+    assert.equal(store.windowMs, 60_000);
+    assert.deepEqual(
+      watch.logLines.slice(logsBefore).filter((line) => /counts in windows of/.test(line.message)),
+      [],
+    );
+  } finally {
+    store.shutdown();
+  }
 });
