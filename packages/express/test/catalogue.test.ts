@@ -68,6 +68,43 @@ test("a client override withdraws a Core form for that client's users (found by 
   assert.ok(!listed.includes(`core:${coreForms.mailboxAccess}`));
 });
 
+test('a tenant id is matched without case: the portal and the service may each write a GUID in either case', async () => {
+  // The fixture tenant ids are digits only: here Fabrikam's tenant is a GUID with letters, which
+  // the service writes (in its client, its clients list and its Core form overrides) in one case
+  // and the portal's resolveUser in the other.
+  const lettered = 'fabcdef2-2222-4222-8222-22222222abcd';
+  const upper = (id: string) => id.toUpperCase();
+  const lower = (id: string) => id.toLowerCase();
+  for (const [service, portalSide] of [
+    [upper, lower],
+    [lower, upper],
+  ] as const) {
+    for (const user of [
+      { microsoftTenantId: portalSide(lettered), userIdentifier: users.megan },
+      { clientId: clients.fabrikam, userIdentifier: users.megan },
+    ]) {
+      await using relettered = await mountMiddleware(watch, {
+        apiKey: sandbox.apiKey,
+        baseUrl: sandbox.baseUrl,
+        resolveUser: () => user,
+        fetch: async (input, init) => {
+          const response = await fetch(input, init);
+          if (init?.method === 'POST') return response;
+          const text = (await response.text()).replaceAll(tenants.fabrikam, service(lettered));
+          const headers = new Headers(response.headers);
+          headers.delete('content-length');
+          headers.delete('content-encoding');
+          return new Response(text, { status: response.status, headers });
+        },
+      });
+      const listed = names(await relettered.request('/forms'));
+      const seen = `${JSON.stringify(user)}, service ${service(lettered)}`;
+      assert.ok(listed.includes(`core:${coreForms.newStarter}`), seen);
+      assert.ok(!listed.includes(`core:${coreForms.mailboxAccess}`), seen);
+    }
+  }
+});
+
 test('a user with no client of the organisation that has a Microsoft tenant is offered no Core form: its mint could not succeed', async () => {
   for (const user of [
     { clientId: clients.otherOrg, userIdentifier: users.otherOrg },
