@@ -151,3 +151,63 @@ test('during an outage one request at a time tries the store: another sent meanw
     clock.uninstall();
   }
 });
+
+/** A store that answers each increment as `answers` says, in turn: a count, or a failure. */
+function scriptedStore(answers: Array<'count' | 'fail'>) {
+  const store: Store = {
+    increment: async () => {
+      if (answers.shift() === 'fail') throw new Error('connection refused');
+      return { totalHits: 1, resetTime: new Date(Date.now() + 60_000) };
+    },
+    decrement: async () => {},
+    resetKey: async () => {},
+  };
+  return store;
+}
+
+test('a store whose init failed is initialised again by the next request only, not by every request once it works', async () => {
+  let inits = 0;
+  const store: Store = {
+    ...scriptedStore([]),
+    init: () => {
+      inits += 1;
+      if (inits === 1) throw new Error('still connecting');
+    },
+  };
+  await using portal = await mountMiddleware(watch, {
+    apiKey: sandbox.apiKey,
+    baseUrl: sandbox.baseUrl,
+    limit: { store, prefix: 'init-again:', storeTimeoutMs: STORE_TIMEOUT_MS },
+  });
+  const logsBefore = watch.logLines.length;
+  for (let mint = 1; mint <= 3; mint++) {
+    const answer = await portal.mint(microsoftForm, { session: 'adele' });
+    assert.equal(answer.status, 200, answer.text);
+  }
+  assert.equal(inits, 2, 'once when mounted, failing, and once more by the first request');
+  assert.deepEqual(
+    watch.logLines.slice(logsBefore).filter((line) => line.level !== 'info'),
+    [],
+    'a failed init is no outage',
+  );
+});
+
+test('the requests not waited for, logged when an outage ends, are counted for that outage only', async () => {
+  // Outage one: a failure and a probe that fails; outage two: a failure.
+  const store = scriptedStore(['fail', 'fail', 'count', 'fail', 'count']);
+  await using portal = await mountMiddleware(watch, {
+    apiKey: sandbox.apiKey,
+    baseUrl: sandbox.baseUrl,
+    limit: { store, prefix: 'per-outage:', storeTimeoutMs: STORE_TIMEOUT_MS },
+  });
+  const logsBefore = watch.logLines.length;
+  for (let mint = 1; mint <= 5; mint++) {
+    const answer = await portal.mint(microsoftForm, { session: 'adele' });
+    assert.equal(answer.status, 200, answer.text);
+  }
+  const ended = watch.logLines
+    .slice(logsBefore)
+    .filter((line) => /counting resumed/.test(line.message))
+    .map((line) => Number(line.details?.requestsNotWaitedFor));
+  assert.deepEqual(ended, [2, 1]);
+});
