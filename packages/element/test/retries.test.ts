@@ -331,6 +331,48 @@ describe('<form-embed> retries', () => {
       expect(element.state).to.equal('idle');
     });
 
+    it('an element removed while it waits to be online leaves no online listener behind', async () => {
+      // The window's online listeners still live: added, and neither removed nor aborted.
+      const original = { add: window.addEventListener, remove: window.removeEventListener };
+      const live = new Set<unknown>();
+      window.addEventListener = function (
+        this: Window,
+        ...args: Parameters<Window['addEventListener']>
+      ) {
+        const [type, listener, options] = args;
+        const signal = typeof options === 'object' ? options.signal : undefined;
+        if (type === 'online' && !signal?.aborted) {
+          live.add(listener);
+          signal?.addEventListener('abort', () => live.delete(listener), { once: true });
+        }
+        return original.add.apply(this, args);
+      };
+      window.removeEventListener = function (
+        this: Window,
+        ...args: Parameters<Window['removeEventListener']>
+      ) {
+        if (args[0] === 'online') live.delete(args[1]);
+        return original.remove.apply(this, args);
+      };
+      try {
+        const { element, calls, clock } = await mount();
+        online = false;
+        calls[0]?.reject(rateLimited());
+        await settle(element);
+        await clock.tick(600_000);
+        expect(statusOf(element).textContent).to.contain(messages.offline);
+        expect(live.size).to.equal(1);
+        element.remove();
+        await settle();
+        expect(live.size).to.equal(0);
+      } finally {
+        Object.assign(window, {
+          addEventListener: original.add,
+          removeEventListener: original.remove,
+        });
+      }
+    });
+
     it('the online event does nothing when no retry is paused', async () => {
       const { element, calls } = await mountFramed();
       window.dispatchEvent(new Event('online'));
