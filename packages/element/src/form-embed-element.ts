@@ -56,8 +56,8 @@ export class FormEmbedElement extends FormEmbedProperties {
   #shown?: string;
   /** Focus is on the area because `#hold` put it there, not because someone clicked it. */
   #held?: boolean;
-  /** The area may speak: since connecting, it has been rendered once, empty. */
-  #live?: boolean;
+  /** The frame the area waits for before it may speak; 0 once, since connecting, it was rendered empty. */
+  #opening?: number;
 
   /** Where the element is in its lifecycle. */
   get state(): FormEmbedState {
@@ -77,14 +77,14 @@ export class FormEmbedElement extends FormEmbedProperties {
     this.requestUpdate();
     // A live region tells its changes only: a message there in the first frame the area is
     // rendered in (the first update comes in the task of connecting) would go unsaid. So the
-    // area is written from the frame after that one.
-    this.#live = false;
-    requestAnimationFrame(() =>
-      requestAnimationFrame(() => {
-        this.#live = true;
+    // area is written from the frame after that one. A disconnect cancels the wait, so a
+    // reconnect within two frames waits two frames of its own.
+    this.#opening = requestAnimationFrame(() => {
+      this.#opening = requestAnimationFrame(() => {
+        this.#opening = 0;
         this.#paint();
-      }),
-    );
+      });
+    });
   }
 
   /**
@@ -96,6 +96,7 @@ export class FormEmbedElement extends FormEmbedProperties {
 
   override disconnectedCallback() {
     super.disconnectedCallback();
+    cancelAnimationFrame(this.#opening as number);
     this.#run?.abort();
     this.#run = undefined;
     this.#set('idle');
@@ -167,13 +168,16 @@ export class FormEmbedElement extends FormEmbedProperties {
     const [text = '', button = ''] = this.#says;
     const said = all[text] ?? '';
     const label = all[button] ?? '';
-    const shown = [name, said, button, label].join('\n');
-    if (this.#live && shown !== this.#shown) {
+    const shown = [name, said, button, label].join();
+    if (!this.#opening && shown !== this.#shown) {
       this.#shown = shown;
       this.#button.textContent = label;
-      this.#button.part.value = button;
-      const slot = make('slot', { name, textContent: said });
-      this.#area.replaceChildren(...(said ? [slot, ...(button ? [this.#button] : [])] : []));
+      this.#button.part = button;
+      this.#area.replaceChildren(
+        ...(said
+          ? [make('slot', { name, textContent: said }), ...(button ? [this.#button] : [])]
+          : []),
+      );
     }
     const frame = this.renderRoot.querySelector('iframe');
     if (frame) frame.title = this.frameTitle || all.frame || '';

@@ -54,6 +54,24 @@ describe('<form-embed> status and accessibility', () => {
     }
   });
 
+  // The wait of a connection that ended must not open the area for the next: reconnected one
+  // frame after connecting, the element still renders the area empty for a frame of its own.
+  it('reconnected one frame after connecting, its first message still waits for a frame that renders the area empty', async () => {
+    const stub = sessionStub();
+    const element = await fixture<FormEmbedElement>(
+      html`<form-embed form-id="f1" .fetchSession=${stub.fetchSession}></form-embed>`,
+    );
+    await new Promise(requestAnimationFrame);
+    const parent = element.parentNode as Node;
+    element.remove();
+    parent.appendChild(element);
+    await element.updateComplete;
+    await new Promise(requestAnimationFrame); // in the first frame since reconnecting
+    expect(statusOf(element).textContent).to.equal('');
+    await frames();
+    expect(statusOf(element).textContent).to.equal('Loading the form…');
+  });
+
   it('retries say "Trying again…" until they end, not "Loading the form…" between: one change a retry', async () => {
     const { element, calls, clock } = await mount();
     const status = statusOf(element);
