@@ -106,6 +106,7 @@ export class FormEmbedElement extends FormEmbedProperties {
   // An iframe and a status line need no template engine: no lit-html keeps the bundle in budget.
   protected override createRenderRoot() {
     const root = super.createRenderRoot();
+    this.adoptedCallback();
     this.#area = root.appendChild(make('div', { role: 'status', part: 'status', tabIndex: -1 }));
     this.#button = make('button', {
       onclick: () => {

@@ -1,5 +1,4 @@
-import { ReactiveElement, unsafeCSS } from '@lit/reactive-element';
-import { make } from './dom.js';
+import { ReactiveElement } from '@lit/reactive-element';
 import { type MessageOverrides, messages } from './messages.js';
 import { styles } from './styles.js';
 import type { FetchSession } from './types.js';
@@ -10,8 +9,6 @@ import type { FetchSession } from './types.js';
  * element does with them.
  */
 export class FormEmbedProperties extends ReactiveElement {
-  static override styles = unsafeCSS(styles);
-
   static override properties = {
     formId: { attribute: 'form-id' },
     coreSlug: { attribute: 'core-slug' },
@@ -61,12 +58,16 @@ export class FormEmbedProperties extends ReactiveElement {
   declare allowedEndpointOrigins?: readonly string[];
 
   /**
-   * Moved into another document, the shadow root drops the style sheet it adopted (made in the
-   * old one): the same rules come again as a <style> element.
+   * Adopts the styles as a sheet made in the element's own window, when its shadow root is made
+   * and each time it is moved into another document (a Picture-in-Picture window, and back): a
+   * shadow root may adopt only sheets made in its document's window, and drops the others on a
+   * move. A constructed sheet needs no style-src 'unsafe-inline', in either window.
    * @internal
    */
   adoptedCallback() {
-    this.renderRoot.append(make('style', { textContent: styles }));
+    const sheet = new (this.ownerDocument.defaultView as typeof globalThis).CSSStyleSheet();
+    sheet.replaceSync(styles);
+    this.shadowRoot?.adoptedStyleSheets.push(sheet);
   }
 
   constructor() {

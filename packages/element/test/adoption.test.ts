@@ -1,0 +1,71 @@
+import { expect, fixture, html } from '@open-wc/testing';
+import type { FormEmbedElement } from '../src/index.js';
+import { session, sessionStub, settle } from './helpers.js';
+
+// A page (and a Picture-in-Picture window) whose Content-Security-Policy blocks inline styles, as
+// the demo's does: the element must keep its looks without any <style> element.
+function strictStyleSrc(document: Document) {
+  const meta = document.createElement('meta');
+  meta.httpEquiv = 'Content-Security-Policy';
+  meta.content = "style-src 'self'";
+  document.head.append(meta);
+}
+
+/** A same-origin window of its own, standing in for a Document Picture-in-Picture window. */
+function otherWindow() {
+  const host = document.createElement('iframe');
+  document.body.append(host);
+  strictStyleSrc(host.contentDocument as Document);
+  return host;
+}
+
+const styled = (element: HTMLElement) => getComputedStyle(element).display === 'flex';
+
+describe('<form-embed> moved into another document, under a strict style-src', () => {
+  strictStyleSrc(document);
+
+  it('keeps its styles there and once moved back', async () => {
+    const stub = sessionStub();
+    const element = await fixture<FormEmbedElement>(
+      html`<form-embed form-id="f1" .fetchSession=${stub.fetchSession}></form-embed>`,
+    );
+    expect(styled(element), 'styled where it was first connected').to.equal(true);
+    const parent = element.parentNode as Node;
+    const host = otherWindow();
+    try {
+      for (let trip = 0; trip < 2; trip++) {
+        host.contentDocument?.body.append(element);
+        await settle(element);
+        expect(styled(element), 'styled in the other window').to.equal(true);
+        parent.appendChild(element);
+        await settle(element);
+        expect(styled(element), 'styled once back').to.equal(true);
+      }
+    } finally {
+      host.remove();
+    }
+  });
+
+  it('made in this document and first connected in the other one, it frames there, styled', async () => {
+    const stub = sessionStub();
+    const errors: string[] = [];
+    const onError = (event: ErrorEvent) => errors.push(event.message);
+    addEventListener('error', onError);
+    const host = otherWindow();
+    try {
+      const element = document.createElement('form-embed') as FormEmbedElement;
+      element.setAttribute('form-id', 'f1');
+      element.fetchSession = stub.fetchSession;
+      host.contentDocument?.body.append(element);
+      await settle(element);
+      stub.calls.at(-1)?.resolve(session());
+      await settle(element);
+      expect(errors).to.deep.equal([]);
+      expect(element.state).to.equal('framed');
+      expect(styled(element)).to.equal(true);
+    } finally {
+      removeEventListener('error', onError);
+      host.remove();
+    }
+  });
+});
