@@ -4,6 +4,7 @@
  * control-actions.ts, which the server's router reads too. Browser-safe: `fetch` only, so a
  * page on a `controlOrigins` origin may use it as well.
  */
+import type { SandboxControl } from './control.js';
 import { type ControlActionName, type ControlStats, controlActions } from './control-actions.js';
 import { CONTROL_PATH } from './control-path.js';
 
@@ -14,10 +15,12 @@ type Actions = typeof controlActions;
 /**
  * `sandbox.control`'s methods over HTTP, each answering a promise: `stats()` answers
  * `{requests, store, faults}` (`control.stats()`, `storeStats()` and `pendingFaults()` at once).
+ * The parameters are the in-process method's own, optional ones included: the table's `toBody`
+ * arrows, typed from context, would make `changeFormsDomain(kind?)`'s `kind` required.
  */
 export type ControlClient = {
   [M in ControlActionName]: (
-    ...args: Parameters<Actions[M]['toBody']>
+    ...args: Parameters<SandboxControl[M]>
   ) => Promise<Awaited<ReturnType<Actions[M]['run']>>>;
 };
 

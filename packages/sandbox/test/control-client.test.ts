@@ -59,6 +59,10 @@ describe('controlClient: sandbox.control over HTTP, typed', () => {
     assert.deepEqual(origins, sandbox.control.embedOrigins());
     assert.notEqual(origins.coreFormsOrigin, sandbox.coreFormsOrigin);
     assert.equal(origins.formsOrigin, sandbox.formsOrigin);
+    // No kind, as in process: the designer forms origin moves (the argument is optional).
+    const moved = await control.changeFormsDomain();
+    assert.notEqual(moved.formsOrigin, sandbox.formsOrigin);
+    assert.equal(moved.coreFormsOrigin, origins.coreFormsOrigin);
   });
 
   test("a refused action rejects with a ControlApiError carrying the sandbox's status and message", async (t) => {
