@@ -41,7 +41,8 @@ export class ControlApiError extends Error {
 
 /** A client of the control API of the sandbox at `baseUrl` (started with `controlApi: true`). */
 export function controlClient(baseUrl: string, options: ControlClientOptions = {}): ControlClient {
-  const root = `${baseUrl.replace(/\/+$/, '')}${CONTROL_PATH}`;
+  const base = baseUrl.replace(/\/+$/, '');
+  const root = `${base}${CONTROL_PATH}`;
   const client: Partial<Record<ControlActionName, (...args: never[]) => Promise<unknown>>> = {};
   for (const [name, action] of Object.entries(controlActions)) {
     client[name as ControlActionName] = async (...args: never[]) => {
@@ -52,7 +53,7 @@ export function controlClient(baseUrl: string, options: ControlClientOptions = {
         body: JSON.stringify((action.toBody as (...a: never[]) => unknown)(...args)),
       });
       const answer: unknown = await response.json().catch(() => undefined);
-      if (!response.ok) throw refusal(action.path, response.status, answer);
+      if (!response.ok) throw refusal(base, action.path, response.status, answer);
       const { ok: _ok, ...result } = (answer ?? {}) as Record<string, unknown>;
       return Object.keys(result).length > 0 ? result : undefined;
     };
@@ -60,10 +61,17 @@ export function controlClient(baseUrl: string, options: ControlClientOptions = {
   return client as ControlClient;
 }
 
-function refusal(path: string, status: number, answer: unknown): ControlApiError {
+function refusal(base: string, path: string, status: number, answer: unknown): ControlApiError {
+  // Without controlApi the control path is an unknown route of the API: 401 without a key. The
+  // control API itself never answers 401, so that is all a 401 can mean (the API's own message,
+  // "Missing API key", would only send the caller off adding one).
+  if (status === 401) {
+    return new ControlApiError(
+      status,
+      `sandbox control ${path}: 401: the sandbox at ${base} serves no control API; start it with --control (controlApi: true)`,
+    );
+  }
   const error = (answer as { error?: unknown } | undefined)?.error;
   const said = typeof error === 'string' ? error : 'no {error} in the answer';
-  // Without controlApi the control path is an unknown route of the API: 401 without a key.
-  const hint = status === 401 ? ' (is the sandbox started with controlApi: true / --control?)' : '';
-  return new ControlApiError(status, `sandbox control ${path}: ${status} ${said}${hint}`);
+  return new ControlApiError(status, `sandbox control ${path}: ${status} ${said}`);
 }

@@ -75,7 +75,17 @@ describe('controlClient: sandbox.control over HTTP, typed', () => {
       return true;
     });
     const off = await sandboxFor(t);
-    await assert.rejects(controlClient(off.baseUrl).reset(), /401 .*controlApi: true/);
+    // The API's own 401 ("Missing API key") would send a partner off adding a key: the control
+    // API never answers 401, so the message says plainly that it is off, and where.
+    await assert.rejects(controlClient(off.baseUrl).reset(), (error: unknown) => {
+      assert.ok(error instanceof ControlApiError);
+      assert.equal(error.status, 401);
+      assert.equal(
+        error.message,
+        `sandbox control reset: 401: the sandbox at ${off.baseUrl} serves no control API; start it with --control (controlApi: true)`,
+      );
+      return true;
+    });
     assert.equal((await call(off, paths.me)).status, 200);
   });
 
