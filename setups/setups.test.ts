@@ -115,13 +115,13 @@ describe('project setups', { concurrency: 2, timeout: 240_000 }, () => {
     }
   });
 
-  test('2 express4-cjs: a CommonJS Express 4 app (node16 and node10 types) requires the middleware and mints', async () => {
+  test('2 express4-cjs: a CommonJS Express 4 app (node16 and node10 types) requires the middleware and the control client, and mints', async () => {
     const app = await project('express4-cjs');
     await app.run('npm', ['run', 'build']);
     const output = await app.run('node', ['dist/app.js']);
     assert.match(
       output,
-      /minted on http:\/\/127\.0\.0\.1:\d+; a missing form answered form_not_found/,
+      /minted on http:\/\/127\.0\.0\.1:\d+; a missing form answered form_not_found; the control client counted 2 mints/,
     );
   });
 
@@ -170,11 +170,23 @@ describe('project setups', { concurrency: 2, timeout: 240_000 }, () => {
     const page = await project('static-html');
     await expectPage(page, page.dir, '/index.html', ['#session'], ['Eingebettetes Formular']);
   });
-  test('6 sandbox-types: a test harness with no Express types (skipLibCheck off) type-checks the sandbox and runs it in-process', async () => {
+  test('6 sandbox-types: a test harness with no Express types (skipLibCheck off) type-checks the sandbox and its control client, runs it in-process with await using, and drives it over HTTP', async () => {
     const harness = await project('sandbox-types');
     await harness.run('npm', ['run', 'build']);
     const output = await harness.run('node', ['dist/harness.js']);
-    assert.match(output, /\{"status":200,"formsOrigin":"http:\/\/127\.0\.0\.1:\d+"\}/);
+    const line = /^\{.*\}$/m.exec(output)?.[0];
+    assert.ok(line, `setup sandbox-types printed no JSON line:\n${output}`);
+    const { formsOrigin, ...seen } = JSON.parse(line);
+    assert.match(formsOrigin, /^http:\/\/127\.0\.0\.1:\d+$/);
+    // A spent mint window answers 429; advanceClock(60) over HTTP opens the next one.
+    assert.deepEqual(seen, {
+      status: 200,
+      mints: [429, 200],
+      counted: 2,
+      handles: 1,
+      moved: true,
+      closed: true,
+    });
   });
 
   test('7 vue3-vite: a Vue 3 + Vite page (vue-tsc, strict) binds requestInit as a property, frames through the CSRF-guarded endpoint, and Vue resolves no component for the tag', async () => {

@@ -1,15 +1,22 @@
 // A CommonJS Express 4 app: TypeScript compiles these imports to require() calls, which load the
 // ES-module packages through Node's require(esm). It mints, then proves that an async failure
 // inside the middleware still answers (Express 4 does not forward rejected promises itself).
+// The sandbox's control client, required from its own subpath (typesVersions under node10),
+// counts the two mints.
 import assert = require('node:assert/strict');
 import express = require('express');
 
 import { formEmbedSessions } from '@form-embed/express';
-import type { MintResponse, SessionErrorBody } from '@form-embed/protocol';
+import {
+  defaultServicePaths,
+  type MintResponse,
+  type SessionErrorBody,
+} from '@form-embed/protocol';
 import { fixtureIds, startSandbox } from '@form-embed/sandbox';
+import { controlClient } from '@form-embed/sandbox/control-client';
 
 async function main(): Promise<void> {
-  const sandbox = await startSandbox();
+  const sandbox = await startSandbox({ controlApi: true });
   const app = express();
   app.use(
     '/form-sessions',
@@ -47,7 +54,11 @@ async function main(): Promise<void> {
     const missing = await mint(fixtureIds.forms.missing);
     assert.equal(missing.status, 404);
     assert.equal(((await missing.json()) as SessionErrorBody).error.code, 'form_not_found');
-    console.log(`minted on ${session.embedOrigin}; a missing form answered form_not_found`);
+    const { requests } = await controlClient(sandbox.baseUrl).stats();
+    const mints = requests[`POST ${defaultServicePaths.formSession}`];
+    console.log(
+      `minted on ${session.embedOrigin}; a missing form answered form_not_found; the control client counted ${mints} mints`,
+    );
   } finally {
     server.close();
     server.closeAllConnections();
