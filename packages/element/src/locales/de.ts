@@ -8,7 +8,7 @@ const de: Messages = {
   storm: 'Die Anmeldung am Formular ist mehrmals fehlgeschlagen.',
   retry: 'Erneut versuchen',
   lapsed:
-    'Ihre Sitzung ist abgelaufen, und das Formular wurde neu geladen. Noch nicht abgesendete Eingaben müssen Sie möglicherweise erneut eingeben.',
+    'Ihre Sitzung ist abgelaufen, und das Formular wurde neu geladen. Noch nicht abgesendete Angaben müssen Sie möglicherweise erneut eingeben.',
   dismiss: 'Schließen',
   frame: 'Eingebettetes Formular',
   sign_in_required: 'Melden Sie sich an, um dieses Formular zu öffnen.',
