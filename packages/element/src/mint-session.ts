@@ -3,7 +3,6 @@ import {
   type MintResponse,
   mintPath,
   parseRetryAfter,
-  readSessionError,
 } from '@form-embed/protocol/browser';
 import type { FormEmbedElement } from './form-embed-element.js';
 import { mintFailure } from './mint-failure.js';
@@ -59,10 +58,15 @@ export async function mintSession(
   const { ok, status } = response;
   const body = await response.json().catch(() => {});
   if (ok) return body;
-  // A failure without a SessionError body (a proxy's error page, say) is retried only when 5xx.
-  const { code, retryable } = readSessionError(body) ?? {
-    code: status > 499 ? 'unavailable' : 'unknown',
-    retryable: status > 499,
-  };
-  throw mintFailure(code, retryable, status, parseRetryAfter(response.headers.get('Retry-After')));
+  // A SessionError body, read as readSessionError reads it, less the message the element drops.
+  // A failure without one (a proxy's error page, say) is retried only when 5xx.
+  const { code, retryable } =
+    (body as { error?: Record<string, unknown> } | undefined)?.error ?? {};
+  const known = typeof code === 'string' && code;
+  throw mintFailure(
+    known || (status > 499 ? 'unavailable' : 'unknown'),
+    known ? retryable === true : status > 499,
+    status,
+    parseRetryAfter(response.headers.get('Retry-After')),
+  );
 }

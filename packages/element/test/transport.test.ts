@@ -167,6 +167,21 @@ describe('<form-embed> default transport', () => {
     });
   });
 
+  // As readSessionError reads it (the element reads the body itself, without the message): an
+  // `error` without a non-empty string code is no SessionError, whatever its `retryable` says.
+  for (const [status, error, code, retryable] of [
+    [503, { code: 503, retryable: false }, 'unavailable', true],
+    [503, { code: '', retryable: false }, 'unavailable', true],
+    [503, null, 'unavailable', true],
+    [404, { code: 404, retryable: true }, 'unknown', false],
+  ] as const) {
+    it(`a ${status} whose error is ${JSON.stringify(error)} is read by its status: ${code}`, async () => {
+      stub = stubFetch(() => Response.json({ error }, { status }));
+      const event = await firstError();
+      expect(event).to.include({ code, status, retryable });
+    });
+  }
+
   it("a proxy's Retry-After given as an HTTP-date is read as seconds; Retry-After: 0 as 0", async () => {
     installClock(); // firstError() installs another, which starts at the same time
     const inAMinute = new Date(Date.now() + 60_000).toUTCString();
