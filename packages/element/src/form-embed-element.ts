@@ -56,8 +56,8 @@ export class FormEmbedElement extends FormEmbedProperties {
   #shown?: string;
   /** Focus is on the area because `#hold` put it there, not because someone clicked it. */
   #held?: boolean;
-  /** The frame the area waits for before it may speak; 0 once, since connecting, it was rendered empty. */
-  #opening?: number;
+  /** The wait of this connection before the area may speak; none once it was rendered empty. */
+  #opening?: () => void;
 
   /** Where the element is in its lifecycle. */
   get state(): FormEmbedState {
@@ -77,14 +77,19 @@ export class FormEmbedElement extends FormEmbedProperties {
     this.requestUpdate();
     // A live region tells its changes only: a message there in the first frame the area is
     // rendered in (the first update comes in the task of connecting) would go unsaid. So the
-    // area is written from the frame after that one. A disconnect cancels the wait, so a
+    // area is written from the frame after that one, in the element's own window: one it was
+    // moved into (a Picture-in-Picture window) renders frames while the page's tab, hidden, does
+    // not. Each connection waits with a callback of its own, which alone may open the area, so a
     // reconnect within two frames waits two frames of its own.
-    this.#opening = requestAnimationFrame(() => {
-      this.#opening = requestAnimationFrame(() => {
-        this.#opening = 0;
+    const view = this.ownerDocument.defaultView as Window;
+    const opening = () => {
+      if (this.#opening === opening) {
+        this.#opening = undefined;
         this.#paint();
-      });
-    });
+      }
+    };
+    this.#opening = opening;
+    view.requestAnimationFrame(() => view.requestAnimationFrame(opening));
   }
 
   /**
@@ -96,7 +101,6 @@ export class FormEmbedElement extends FormEmbedProperties {
 
   override disconnectedCallback() {
     super.disconnectedCallback();
-    cancelAnimationFrame(this.#opening as number);
     this.#run?.abort();
     this.#run = undefined;
     this.#set('idle');

@@ -1,6 +1,6 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import type { FormEmbedElement } from '../src/index.js';
-import { session, sessionStub, settle } from './helpers.js';
+import { failure, session, sessionStub, settle, statusOf } from './helpers.js';
 
 // A page (and a Picture-in-Picture window) whose Content-Security-Policy blocks inline styles, as
 // the demo's does: the element must keep its looks without any <style> element.
@@ -65,6 +65,38 @@ describe('<form-embed> moved into another document, under a strict style-src', (
       expect(styled(element)).to.equal(true);
     } finally {
       removeEventListener('error', onError);
+      host.remove();
+    }
+  });
+
+  // Document Picture-in-Picture is used while the page's tab is hidden, and a hidden document
+  // renders no frames: the status area must wait for the frames of the window it is in.
+  it('moved into another window while this one renders no frames (a hidden tab), its status and Try again show there', async () => {
+    const stub = sessionStub();
+    const element = await fixture<FormEmbedElement>(
+      html`<form-embed form-id="f1" .fetchSession=${stub.fetchSession}></form-embed>`,
+    );
+    const host = otherWindow();
+    const view = host.contentWindow as Window;
+    const viewFrames = async () => {
+      for (let i = 0; i < 2; i++)
+        await new Promise((resolve) => view.requestAnimationFrame(resolve));
+    };
+    const { requestAnimationFrame } = window;
+    window.requestAnimationFrame = () => 1; // never called back, as in a hidden tab
+    try {
+      host.contentDocument?.body.append(element);
+      await element.updateComplete;
+      await viewFrames();
+      expect(element.state).to.equal('minting');
+      expect(statusOf(element).textContent).to.equal('Loading the form…');
+      stub.calls.at(-1)?.reject(failure('a_code_of_a_later_release'));
+      await element.updateComplete;
+      await viewFrames();
+      expect(element.state).to.equal('failed');
+      expect(statusOf(element).querySelector('[part=retry]') === null).to.equal(false);
+    } finally {
+      window.requestAnimationFrame = requestAnimationFrame;
       host.remove();
     }
   });
