@@ -39,9 +39,20 @@ export class ControlApiError extends Error {
   }
 }
 
-/** A client of the control API of the sandbox at `baseUrl` (started with `controlApi: true`). */
+/**
+ * A client of the control API of the sandbox at `baseUrl` (started with `controlApi: true`), its
+ * origin: `sandbox.baseUrl`, with or without a trailing `/`.
+ */
 export function controlClient(baseUrl: string, options: ControlClientOptions = {}): ControlClient {
-  const base = baseUrl.replace(/\/+$/, '');
+  const url = new URL(baseUrl);
+  // The control API is at the root: under a path it would meet the API's 401 for an unknown
+  // route, told below as a sandbox started without a control API.
+  if (url.pathname !== '/' || url.search || url.hash) {
+    throw new TypeError(
+      `controlClient: baseUrl must be the sandbox's origin (sandbox.baseUrl, e.g. http://127.0.0.1:4000), with no path, query or fragment: ${baseUrl}`,
+    );
+  }
+  const base = url.origin;
   const root = `${base}${CONTROL_PATH}`;
   const client: Partial<Record<ControlActionName, (...args: never[]) => Promise<unknown>>> = {};
   for (const [name, action] of Object.entries(controlActions)) {

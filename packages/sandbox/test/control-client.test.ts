@@ -89,6 +89,22 @@ describe('controlClient: sandbox.control over HTTP, typed', () => {
     assert.equal((await call(off, paths.me)).status, 200);
   });
 
+  test("a baseUrl with a path, query or fragment is refused when the client is made: read as the sandbox's, it met no control API and was told as one started without --control", async (t) => {
+    const sandbox = await sandboxFor(t, { controlApi: true });
+    for (const extra of ['/app', '/app/', '/?port=1', '#top']) {
+      assert.throws(
+        () => controlClient(`${sandbox.baseUrl}${extra}`),
+        (error: unknown) => {
+          assert.ok(error instanceof TypeError, String(error));
+          assert.match(error.message, /baseUrl must be the sandbox's origin/);
+          return true;
+        },
+        extra,
+      );
+    }
+    assert.equal(await controlClient(`${sandbox.baseUrl}/`).setLatency(0), undefined);
+  });
+
   test('its entry point bundles for the browser: no Node module, no Express', async () => {
     const src = fileURLToPath(new URL('../src/', import.meta.url));
     const result = await build({
