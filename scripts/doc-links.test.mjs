@@ -15,16 +15,38 @@ const tracked = execFileSync('git', ['ls-files', '-z'], { cwd: root, encoding: '
   .filter((file) => file && existsSync(join(root, file)));
 
 /** Our own repository's address: links to it from a package's README (read on npm) are checked too. */
-const OWN_REPOSITORY = 'https://github.com/form-embed/form-embed/blob/main/';
+const OWN_REPOSITORY = /^https:\/\/github\.com\/form-embed\/form-embed\/(?:blob|tree)\/main\//;
 
-/** A Markdown file's text with its fenced code blocks blanked, so `# comment` lines are no headings. */
+/**
+ * The targets Markdown writes: inline links and images (`](target "title")`, `<target>` for one
+ * with spaces, a title in any of its three quotes), reference definitions (`[ref]: target`), and
+ * HTML `href` and `src` attributes.
+ */
+const MARKDOWN_TARGETS = [
+  /\]\(\s*(?:<([^>\n]*)>|([^\s)]+))(?:\s+(?:"[^"]*"|'[^']*'|\([^)]*\)))?\s*\)/g,
+  /^ {0,3}\[[^\]]+\]:\s*(?:<([^>\n]*)>|(\S+))/gm,
+  /<(?:a|img|source)\b[^>]*?\s(?:href|src)\s*=\s*(?:"([^"]*)"|'([^']*)')/gi,
+];
+
+/**
+ * A Markdown file's text with its fenced code blocks blanked, so `# comment` lines are no headings
+ * and links in examples are not followed. A fence closes only on a line of its own character at
+ * least as long (a ```` block may show a ``` one).
+ */
 function prose(text) {
-  let fenced = false;
+  let open;
   return text
     .split('\n')
     .map((line) => {
-      if (/^\s*(```|~~~)/.test(line)) fenced = !fenced;
-      return fenced || /^\s*(```|~~~)/.test(line) ? '' : line;
+      const fence = /^ {0,3}(`{3,}|~{3,})(.*)$/.exec(line);
+      if (open === undefined) {
+        if (fence) open = fence[1];
+        return fence ? '' : line;
+      }
+      const [, marker = '', rest = ''] = fence ?? [];
+      if (marker[0] === open[0] && marker.length >= open.length && rest.trim() === '')
+        open = undefined;
+      return '';
     })
     .join('\n');
 }
@@ -50,17 +72,14 @@ function plainText(heading) {
 }
 
 /** Each link a file makes to another of our documents (or to a heading of its own): [from, target]. */
-function linksOf(file) {
-  const text = readFileSync(join(root, file), 'utf8');
+function linksOf(file, text = readFileSync(join(root, file), 'utf8')) {
   const targets = file.endsWith('.md')
-    ? [...prose(text).matchAll(/\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)].map(
-        ([, target]) => target,
+    ? MARKDOWN_TARGETS.flatMap((pattern) =>
+        [...prose(text).matchAll(pattern)].map(([, quoted, bare]) => quoted ?? bare),
       )
     : [...text.matchAll(/\b(docs\/[\w-]+\.md#[\w-]+)/g)].map(([, target]) => `/${target}`);
   return targets.flatMap((target) => {
-    const own = target.startsWith(OWN_REPOSITORY)
-      ? `/${target.slice(OWN_REPOSITORY.length)}`
-      : target;
+    const own = target.replace(OWN_REPOSITORY, '/');
     if (/^[a-z][\w+.-]*:/i.test(own)) return [];
     const [path, anchor] = own.split('#');
     const resolved = !path
@@ -85,4 +104,46 @@ test('every link between our documents, and from the code into docs/, leads to a
   }
   assert.ok(checked > 100, `only ${checked} links found: the link pattern no longer matches`);
   assert.deepEqual(broken, []);
+});
+
+test('the links it follows: every way Markdown writes one, and none inside code blocks', () => {
+  const text = [
+    '# Heading',
+    '[inline](a.md) [spaced]( b.md ) [angled](<c d.md>) ![image](e.png)',
+    '[titled](f.md "t") [single](g.md \'t\') [parenthesised](h.md (t))',
+    '[by reference][ref] and <a href="i.md">html</a> <img src="j.png">',
+    '[ref]: k.md',
+    '[ref2]: <l m.md> "t"',
+    '[own](https://github.com/form-embed/form-embed/tree/main/docs) [anchor](#heading)',
+    '````md',
+    '```',
+    '[fenced](x.md)',
+    '```',
+    '````',
+    '~~~',
+    '[fenced](y.md)',
+    '~~~',
+    '[after](n.md)',
+  ].join('\n');
+  assert.deepEqual(
+    linksOf('README.md', text)
+      .map(({ file }) => file)
+      .sort(),
+    [
+      'a.md',
+      'b.md',
+      'c d.md',
+      'e.png',
+      'f.md',
+      'g.md',
+      'h.md',
+      'i.md',
+      'j.png',
+      'k.md',
+      'l m.md',
+      'docs',
+      'README.md',
+      'n.md',
+    ].sort(),
+  );
 });
