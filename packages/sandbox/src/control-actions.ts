@@ -83,8 +83,11 @@ export const controlActions = {
   changeFormsDomain: {
     path: 'forms-domain',
     toBody: (kind) => (kind === undefined ? {} : { kind }),
-    run: (control, body) =>
-      control.changeFormsDomain(body.kind === 'coreForms' ? 'coreForms' : 'forms'),
+    run: (control, body) => {
+      if (body.kind !== undefined && body.kind !== 'forms' && body.kind !== 'coreForms')
+        throw new TypeError('kind must be forms or coreForms');
+      return control.changeFormsDomain(body.kind);
+    },
   },
   stats: {
     path: 'stats',

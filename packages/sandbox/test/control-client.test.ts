@@ -74,6 +74,15 @@ describe('controlClient: sandbox.control over HTTP, typed', () => {
       assert.match(error.message, /advance-clock: 400 seconds must be a finite number >= 0/);
       return true;
     });
+    // A kind misspelt over HTTP (no types there) is refused, not read as the designer forms'.
+    await assert.rejects(
+      control.changeFormsDomain('coreform' as 'coreForms'),
+      /forms-domain: 400 kind must be forms or coreForms/,
+    );
+    assert.deepEqual(sandbox.control.embedOrigins(), {
+      formsOrigin: sandbox.formsOrigin,
+      coreFormsOrigin: sandbox.coreFormsOrigin,
+    });
     const off = await sandboxFor(t);
     // The API's own 401 ("Missing API key") would send a partner off adding a key: the control
     // API never answers 401, so the message says plainly that it is off, and where.
