@@ -49,7 +49,8 @@ export interface GuardOptions {
   /**
    * Whether this guard's requests may try the store during an outage. A request that meets
    * this limit has already met another on the same store (the signed-out count comes after the
-   * address's), whose try this one would only add to: a request waits at most `timeoutMs` in all.
+   * address's), whose try this one would only add to: once the store has failed, a request
+   * waits for it at most `timeoutMs` in all.
    */
   probes: boolean;
 }
