@@ -32,6 +32,12 @@ type ControlActionTable = {
     /** `POST {baseUrl}/__sandbox/control/<path>`. */
     path: string;
     toBody(...args: Parameters<SandboxControl[M]>): Body;
+    /**
+     * The body's fields: the router refuses any other (400), so a misspelt one is not ignored.
+     * `checked` when the method itself refuses the fields it does not know (`fail`, whose
+     * fields depend on the fault's kind).
+     */
+    fields: readonly string[] | 'checked';
     run(control: SandboxControl, body: Body): unknown;
   };
 };
@@ -47,27 +53,34 @@ export function statsOf(control: SandboxControl): ControlStats {
 export const controlActions = {
   expireSessions: {
     path: 'expire-sessions',
+    fields: [],
     toBody: () => ({}),
     run: (control) => control.expireSessions(),
   },
   advanceClock: {
     path: 'advance-clock',
+    fields: ['seconds'],
     toBody: (seconds) => ({ seconds }),
+    // The clock checks it (SandboxClock.advance): a finite number >= 0.
     run: (control, body) => control.advanceClock(body.seconds as number),
   },
   fail: {
     path: 'fail',
+    fields: 'checked',
     toBody: (fault) => ({ ...fault }),
+    // control.fail checks every field of the body (FaultQueue.add), unknown ones included.
     run: (control, body) => control.fail(body as unknown as FaultSpec),
   },
   setMicrosoftConnection: {
     path: 'microsoft-connection',
+    fields: ['state', 'retryAfter'],
     toBody: (connection) => ({ ...connection }),
     // control.setMicrosoftConnection checks the body (parseMicrosoftConnection).
     run: (control, body) => control.setMicrosoftConnection(body as unknown as MicrosoftConnection),
   },
   exhaustRateLimit: {
     path: 'exhaust-rate-limit',
+    fields: ['kind'],
     toBody: (kind) => ({ kind }),
     run: (control, body) => {
       if (body.kind !== 'mints' && body.kind !== 'reads')
@@ -77,11 +90,14 @@ export const controlActions = {
   },
   setLatency: {
     path: 'latency',
+    fields: ['ms'],
     toBody: (ms) => ({ ms }),
-    run: (control, body) => control.setLatency(Number(body.ms)),
+    // control.setLatency checks it: a finite number >= 0, not a string or null read as one.
+    run: (control, body) => control.setLatency(body.ms as number),
   },
   changeFormsDomain: {
     path: 'forms-domain',
+    fields: ['kind'],
     toBody: (kind) => (kind === undefined ? {} : { kind }),
     run: (control, body) => {
       if (body.kind !== undefined && body.kind !== 'forms' && body.kind !== 'coreForms')
@@ -91,11 +107,13 @@ export const controlActions = {
   },
   stats: {
     path: 'stats',
+    fields: [],
     toBody: () => ({}),
     run: (control): ControlStats => statsOf(control),
   },
   reset: {
     path: 'reset',
+    fields: [],
     toBody: () => ({}),
     run: (control) => control.reset(),
   },

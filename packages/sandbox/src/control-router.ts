@@ -11,11 +11,14 @@ import { controlActions, statsOf } from './control-actions.js';
 import { BODY_LIMIT, describeBodyProblem } from './request-body.js';
 import { isUndecodablePath } from './undecodable-path.js';
 
-type Action = (control: SandboxControl, body: Record<string, unknown>) => unknown;
+interface Action {
+  fields: readonly string[] | 'checked';
+  run(control: SandboxControl, body: Record<string, unknown>): unknown;
+}
 
 /** The actions by path segment (control-actions.ts, which the typed client reads too). */
 const actions = new Map<string, Action>(
-  Object.values(controlActions).map(({ path, run }) => [path, run as Action]),
+  Object.values(controlActions).map((action) => [action.path, action as Action]),
 );
 
 export function controlRouter(control: SandboxControl, allowedOrigins: readonly string[]): Router {
@@ -48,15 +51,30 @@ function runControlAction(control: SandboxControl) {
     const { action: name } = req.params;
     const action = actions.get(name);
     if (!action) return noSuchAction(res, name);
-    const body = typeof req.body === 'object' && req.body !== null ? req.body : {};
+    // No body (or one that is not JSON by its Content-Type) is an empty one.
+    const body: unknown = req.body === undefined ? {} : req.body;
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+      return void res.status(400).json({ error: 'The body must be a JSON object.' });
+    }
+    const extra = unknownField(name, action.fields, body);
+    if (extra) return void res.status(400).json({ error: extra });
     try {
-      const result = await action(control, body);
+      const result = await action.run(control, body as Record<string, unknown>);
       res.json({ ok: true, ...(typeof result === 'object' && result !== null ? result : {}) });
     } catch (error) {
       const message = error instanceof Error ? error.message : 'Bad control request.';
       res.status(400).json({ error: message });
     }
   };
+}
+
+/** The refusal of a field the action does not take (a misspelt `retryafter`), if any. */
+function unknownField(name: string, fields: Action['fields'], body: object): string | undefined {
+  if (fields === 'checked') return undefined;
+  const unknown = Object.keys(body).find((field) => !fields.includes(field));
+  if (unknown === undefined) return undefined;
+  const takes = fields.length > 0 ? `only ${fields.join(', ')}` : 'none';
+  return `${name} has no field ${unknown}: it takes ${takes}.`;
 }
 
 function noSuchAction(res: Response, name: string): void {

@@ -68,7 +68,9 @@ export function createControl(
     },
     exhaustRateLimit: async (kind) => state.limits.exhaust(kind, apiKeys.keys()),
     setLatency: (ms) => {
-      if (!(ms >= 0)) throw new TypeError('latency must be a number of milliseconds >= 0');
+      if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0) {
+        throw new TypeError('ms must be a finite number of milliseconds >= 0');
+      }
       state.latencyMs = ms;
     },
     changeFormsDomain: async (kind = 'forms') => {

@@ -191,6 +191,94 @@ describe('sandbox.control: faults, latency, stats, forms domain, Microsoft conne
     });
   });
 
+  describe("the HTTP control API checks each action's body", () => {
+    const refused = async (sandbox: Sandbox, action: string, body: unknown, error: RegExp) => {
+      const answer = await postControl(sandbox.baseUrl, action, body);
+      assert.equal(answer.status, 400, `${action} ${JSON.stringify(body)}`);
+      assert.match(PlainErrorBodySchema.parse(await answer.json()).error, error);
+    };
+
+    test('latency: ms must be a finite number >= 0, not a string or null read as one', async (t) => {
+      const sandbox = await sandboxFor(t, { controlApi: true });
+      for (const ms of [null, '5', true, [], -1]) {
+        await refused(
+          sandbox,
+          'latency',
+          { ms },
+          /^ms must be a finite number of milliseconds >= 0$/,
+        );
+      }
+      await refused(sandbox, 'latency', {}, /^ms must be/);
+      assert.throws(
+        () => sandbox.control.setLatency(Number.POSITIVE_INFINITY),
+        /^TypeError: ms must/,
+      );
+      assert.equal((await postControl(sandbox.baseUrl, 'latency', { ms: 0 })).status, 200);
+    });
+
+    test('fail: every field of the FaultSpec, and no field its kind lacks; nothing is armed', async (t) => {
+      const sandbox = await sandboxFor(t, { controlApi: true });
+      const error = { kind: 'error', code: 'unavailable' };
+      const cases: [Record<string, unknown>, RegExp][] = [
+        [{ ...error, status: '503' }, /^fault status must be a whole number from 200 to 599$/],
+        [{ ...error, status: 700 }, /^fault status must/],
+        [{ kind: 'notJson', status: 502.5 }, /^fault status must/],
+        [{ ...error, retryable: 'yes' }, /^fault retryable must be true or false$/],
+        [{ ...error, retryAfter: {} }, /^fault retryAfter must be seconds/],
+        [{ ...error, retryAfter: 'a\r\nSet-Cookie: x=1' }, /^fault retryAfter must be/],
+        [{ ...error, message: 5 }, /^fault message must be a string$/],
+        [{ ...error, retryafter: 5 }, /^fault kind error has no field retryafter$/],
+        [{ kind: 'reset', delayMs: 5 }, /^fault kind reset has no field delayMs$/],
+        [{ kind: 'delay', delayMs: '5' }, /^a delay fault needs delayMs, a finite number >= 0$/],
+        [{ kind: 'foreignEmbedUrl', origin: 5 }, /^fault origin must be a string/],
+        [{ kind: 'reset', count: '2' }, /^fault count must be a whole number >= 1$/],
+      ];
+      for (const [body, message] of cases) await refused(sandbox, 'fail', body, message);
+      assert.deepEqual(sandbox.control.pendingFaults(), { api: 0, session: 0, redeem: 0 });
+      assert.throws(
+        () => sandbox.control.fail({ kind: 'delay', delayMs: Number.POSITIVE_INFINITY }),
+        /delayMs, a finite number/,
+      );
+      assert.equal((await call(sandbox, paths.me)).status, 200);
+    });
+
+    test('a field the action does not take is refused, not ignored', async (t) => {
+      const sandbox = await sandboxFor(t, { controlApi: true });
+      await refused(
+        sandbox,
+        'forms-domain',
+        { knd: 'coreForms' },
+        /^forms-domain has no field knd: it takes only kind\.$/,
+      );
+      assert.deepEqual(sandbox.control.embedOrigins(), {
+        formsOrigin: sandbox.formsOrigin,
+        coreFormsOrigin: sandbox.coreFormsOrigin,
+      });
+      await refused(
+        sandbox,
+        'microsoft-connection',
+        { state: 'throttled', retryafter: 5 },
+        /^microsoft-connection has no field retryafter: it takes only state, retryAfter\.$/,
+      );
+      assert.equal((await requestSession(sandbox, microsoftForm, adele)).status, 200);
+      await refused(
+        sandbox,
+        'reset',
+        { faults: true },
+        /^reset has no field faults: it takes none\.$/,
+      );
+    });
+
+    test('a body that is not a JSON object is refused; no body is an empty one', async (t) => {
+      const sandbox = await sandboxFor(t, { controlApi: true });
+      for (const body of [[], 5, 'reset', null]) {
+        await refused(sandbox, 'reset', body, /^The body must be a JSON object\.$/);
+      }
+      const bare = await fetch(`${sandbox.baseUrl}${CONTROL_PATH}/reset`, { method: 'POST' });
+      assert.equal(bare.status, 200);
+    });
+  });
+
   test('changing the forms domain opens at most 16 listeners, and reset() closes them', async (t) => {
     const sandbox = await sandboxFor(t);
     const opened: string[] = [];
