@@ -51,6 +51,16 @@ const MAX_NEW_FORMS_DOMAINS = 16;
  */
 const IDLE_CONNECTION_MS = 65_000;
 
+const listenerCounts = new WeakMap<Sandbox, () => number>();
+
+/**
+ * How many listeners `sandbox.close()` would close now: 3, plus the new forms domains not yet
+ * closed by `reset()`. For the package's own tests; index.ts does not export it.
+ */
+export function openListenerCount(sandbox: Sandbox): number {
+  return listenerCounts.get(sandbox)?.() ?? 0;
+}
+
 /** Starts the API and the two embed origins, each on its own port of 127.0.0.1. */
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const config = parseOptions(options);
@@ -59,13 +69,19 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const server = createServer(handler);
     server.keepAliveTimeout = IDLE_CONNECTION_MS;
     server.headersTimeout = IDLE_CONNECTION_MS + 1_000;
-    servers.push(server);
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(port, HOST, () => {
         server.off('error', reject);
         resolve();
       });
+    });
+    // What close() closes: the listeners open now. One that closes before (a new forms domain,
+    // closed by reset()) leaves, or a long-running sandbox would hold every one it ever opened.
+    servers.push(server);
+    server.once('close', () => {
+      const index = servers.indexOf(server);
+      if (index !== -1) servers.splice(index, 1);
     });
     return { server, origin: `http://${HOST}:${(server.address() as AddressInfo).port}` };
   };
@@ -96,7 +112,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     core.server.on('request', createEmbedOriginApp(state, 'coreForms'));
     api.server.on('request', createApiApp(state, control));
     const close = () => closeAll(servers);
-    return {
+    const sandbox: Sandbox = {
       baseUrl: api.origin,
       formsOrigin: forms.origin,
       coreFormsOrigin: core.origin,
@@ -105,6 +121,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       close,
       [Symbol.asyncDispose]: close,
     };
+    listenerCounts.set(sandbox, () => servers.length);
+    return sandbox;
   } catch (error) {
     await closeAll(servers);
     throw error;

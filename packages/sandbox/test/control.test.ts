@@ -7,6 +7,7 @@ import {
   defaultServicePaths as paths,
 } from '@form-embed/protocol';
 import { CONTROL_PATH, fixtureIds, type Sandbox } from '../src/index.js';
+import { openListenerCount } from '../src/start-sandbox.js';
 import { call, mintSession, redeem, requestSession, sandboxFor, sessionError } from './helpers.js';
 
 const adele = {
@@ -312,6 +313,21 @@ describe('sandbox.control: faults, latency, stats, forms domain, Microsoft conne
     assert.ok(
       (await sandbox.control.changeFormsDomain()).formsOrigin.startsWith('http://127.0.0.1:'),
     );
+  });
+
+  test('the listeners reset() closes are let go: close() holds only the open ones, however many cycles', async (t) => {
+    const sandbox = await sandboxFor(t);
+    assert.equal(openListenerCount(sandbox), 3);
+    for (let cycle = 0; cycle < 3; cycle++) {
+      for (let i = 0; i < 4; i++) await sandbox.control.changeFormsDomain();
+      assert.equal(openListenerCount(sandbox), 7, `cycle ${cycle}`);
+      sandbox.control.reset();
+      // reset() does not wait for the listeners to close: a turn or two of the event loop.
+      for (let turn = 0; turn < 100 && openListenerCount(sandbox) > 3; turn++) {
+        await new Promise(setImmediate);
+      }
+      assert.equal(openListenerCount(sandbox), 3, `after reset ${cycle}`);
+    }
   });
 
   test('changing the forms domain moves formsOrigin in GET /me and in new embedUrls, on a new live listener', async (t) => {
