@@ -1,6 +1,7 @@
 /** Fault injection: the next N requests of a scope fail in a chosen way. */
 
 import type { SessionErrorCode } from '@form-embed/protocol';
+import { checkFaultSpec } from './fault-spec-schema.js';
 
 /**
  * Which requests a fault applies to: `api` every API request, `session` only the two
@@ -83,77 +84,4 @@ export class FaultQueue {
   clear(): void {
     this.#pending = [];
   }
-}
-
-/** The fields each kind of fault may have, beside `kind`, `count` and `scope`. */
-const FAULT_FIELDS: Record<Fault['kind'], readonly string[]> = {
-  error: ['code', 'status', 'retryable', 'retryAfter', 'message'],
-  delay: ['delayMs'],
-  reset: [],
-  notJson: ['status'],
-  foreignEmbedUrl: ['origin'],
-};
-
-function checkFaultSpec(spec: unknown): FaultSpec {
-  if (typeof spec !== 'object' || spec === null || Array.isArray(spec)) {
-    throw new TypeError('a fault must be an object');
-  }
-  const input = spec as Record<string, unknown>;
-  const { count, scope, kind } = input;
-  if (count !== undefined && (!Number.isInteger(count) || (count as number) < 1)) {
-    throw new TypeError('fault count must be a whole number >= 1');
-  }
-  if (scope !== undefined && scope !== 'api' && scope !== 'session' && scope !== 'redeem') {
-    throw new TypeError('fault scope must be api, session or redeem');
-  }
-  if (typeof kind !== 'string' || !Object.hasOwn(FAULT_FIELDS, kind)) {
-    throw new TypeError('fault kind must be error, delay, reset, notJson or foreignEmbedUrl');
-  }
-  const fields = FAULT_FIELDS[kind as Fault['kind']];
-  for (const name of Object.keys(input)) {
-    if (name !== 'kind' && name !== 'count' && name !== 'scope' && !fields.includes(name)) {
-      throw new TypeError(`fault kind ${kind} has no field ${name}`);
-    }
-  }
-  const { code, status, retryable, retryAfter, message, delayMs, origin } = input;
-  if (kind === 'error' && (typeof code !== 'string' || code === '')) {
-    throw new TypeError('an error fault needs a code (a non-empty string)');
-  }
-  if (kind === 'delay' && !isFiniteAtLeast0(delayMs)) {
-    throw new TypeError('a delay fault needs delayMs, a finite number >= 0');
-  }
-  if (status !== undefined && !(Number.isInteger(status) && isBetween(status, 200, 599))) {
-    throw new TypeError('fault status must be a whole number from 200 to 599');
-  }
-  if (retryable !== undefined && typeof retryable !== 'boolean') {
-    throw new TypeError('fault retryable must be true or false');
-  }
-  if (
-    retryAfter !== undefined &&
-    retryAfter !== null &&
-    !isFiniteAtLeast0(retryAfter) &&
-    !(typeof retryAfter === 'string' && HEADER_VALUE.test(retryAfter))
-  ) {
-    throw new TypeError(
-      'fault retryAfter must be seconds (a finite number >= 0), a header value such as an HTTP-date, or null',
-    );
-  }
-  if (message !== undefined && typeof message !== 'string') {
-    throw new TypeError('fault message must be a string');
-  }
-  if (origin !== undefined && typeof origin !== 'string') {
-    throw new TypeError('fault origin must be a string, such as https://foreign.example');
-  }
-  return input as FaultSpec;
-}
-
-/** What Node sends as a header value: visible ASCII, spaces and tabs (no line break). */
-const HEADER_VALUE = /^[\t\x20-\x7e]*$/;
-
-function isFiniteAtLeast0(value: unknown): value is number {
-  return typeof value === 'number' && Number.isFinite(value) && value >= 0;
-}
-
-function isBetween(value: unknown, low: number, high: number): boolean {
-  return typeof value === 'number' && value >= low && value <= high;
 }
