@@ -21,6 +21,8 @@ const formSelect = byId<HTMLSelectElement>('form');
 const slot = byId<HTMLDivElement>('embed-slot');
 const log = byId<HTMLOListElement>('log');
 let stateObserver: MutationObserver | undefined;
+/** What was embedded last, and whether it was typed in the box rather than picked in the list. */
+let chosen: { choice: string; title: string; typed: boolean } | undefined;
 const current = () => slot.querySelector('form-embed') as FormEmbedElement | null;
 
 const config: DemoConfig = await (await fetch('/demo/config')).json();
@@ -38,7 +40,8 @@ showExpectation();
 const { showArmed } = sandboxControls(current);
 
 /** Frames a new `<form-embed>` for `choice`: `form:<id>` or `core:<slug>`. */
-function embed(choice: string, title: string) {
+function embed(choice: string, title: string, typed = false) {
+  chosen = choice ? { choice, title, typed } : undefined;
   stateObserver?.disconnect();
   slot.replaceChildren();
   if (!choice) return;
@@ -95,6 +98,17 @@ async function loadCatalogue() {
     }
     group.append(new Option(entry.name, value));
   }
+  // A new user keeps the form the tester chose, typed or picked (if this user's list has it),
+  // rather than the list's first one, which that user may well be unable to open.
+  const kept = chosen;
+  if (kept?.typed) {
+    formSelect.selectedIndex = -1;
+    embed(kept.choice, kept.title, true);
+    return;
+  }
+  if (kept && [...formSelect.options].some((option) => option.value === kept.choice)) {
+    formSelect.value = kept.choice;
+  }
   embed(formSelect.value, formSelect.selectedOptions[0]?.text ?? 'Embedded form');
 }
 
@@ -147,9 +161,11 @@ const askedLang = new URLSearchParams(location.search).get('lang') ?? 'en';
 langSelect.value = askedLang in packs ? askedLang : 'en';
 useLanguage(langSelect.value);
 langSelect.addEventListener('change', () => useLanguage(langSelect.value));
-formSelect.addEventListener('change', () =>
-  embed(formSelect.value, formSelect.selectedOptions[0]?.text ?? 'Embedded form'),
-);
+formSelect.addEventListener('change', () => {
+  // The box's complaint is about a form no longer asked for.
+  sayInvalid(formOther, formOtherError, '');
+  embed(formSelect.value, formSelect.selectedOptions[0]?.text ?? 'Embedded form');
+});
 const formOther = byId<HTMLInputElement>('form-other');
 const formOtherError = byId<HTMLParagraphElement>('form-other-error');
 byId('form-other-form').addEventListener('submit', (event) => {
@@ -163,7 +179,7 @@ byId('form-other-form').addEventListener('submit', (event) => {
   }
   // The catalogue shows none of its entries, so picking any of them embeds it again.
   formSelect.selectedIndex = -1;
-  embed(typed.startsWith('core:') ? typed : `form:${typed}`, typed);
+  embed(typed.startsWith('core:') ? typed : `form:${typed}`, typed, true);
 });
 formOther.addEventListener('input', () => {
   if (formOther.hasAttribute('aria-invalid')) sayInvalid(formOther, formOtherError, '');

@@ -117,3 +117,39 @@ test('the Embed box says beside itself, not in the sandbox controls, that it nee
   await expect(problem).toBeHidden();
   await expect(box).not.toHaveAttribute('aria-invalid');
 });
+
+test('another portal user keeps the form the tester chose, picked or typed, not the list’s first', async ({
+  page,
+  demo,
+}) => {
+  await page.goto(demo.url);
+  const element = page.locator('#embed-slot form-embed');
+  await expect(element).toHaveAttribute('state', 'framed');
+  const form = page.getByLabel('From the catalogue');
+  await form.selectOption('form:form_google');
+  await page.getByLabel('Portal user').selectOption('alex');
+  // Alex signs in on Google forms: the list's first, a Microsoft form, would fail for him.
+  await expect(form).toHaveValue('form:form_google');
+  await expect(element).toHaveAttribute('form-id', 'form_google');
+  await expect(element).toHaveAttribute('state', 'framed');
+
+  await page.getByLabel('Or any form id or Core slug').fill('core:new-starter');
+  await page.getByRole('button', { name: 'Embed', exact: true }).click();
+  await expect(element).toHaveAttribute('core-slug', 'new-starter');
+  await page.getByLabel('Portal user').selectOption('adele');
+  await expect(element).toHaveAttribute('state', 'framed');
+  await expect(element).toHaveAttribute('core-slug', 'new-starter');
+});
+
+test('picking from the catalogue clears the Embed box’s complaint about an empty id', async ({
+  page,
+  demo,
+}) => {
+  await page.goto(demo.url);
+  const box = page.getByLabel('Or any form id or Core slug');
+  await page.getByRole('button', { name: 'Embed', exact: true }).click();
+  await expect(page.locator('#form-other-error')).toBeVisible();
+  await page.getByLabel('From the catalogue').selectOption('form:form_open');
+  await expect(page.locator('#form-other-error')).toBeHidden();
+  await expect(box).not.toHaveAttribute('aria-invalid');
+});
