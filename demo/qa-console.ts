@@ -68,7 +68,10 @@ function embed(choice: string, title: string, typed = false) {
   element.addEventListener('form-embed-error', (event) => {
     framed = false;
     if (config.mode === 'sandbox') void showArmed();
-    info.textContent = `${event.code} (${event.status || 'no answer'})${event.willRetry ? ' · retrying' : ''}`;
+    // Status 0: no answer arrived, or the element refused to ask (a bad form id) or refused the
+    // answer (an embedUrl off its embedOrigin), so not 'no answer' alone.
+    const status = event.status || 'no answer, or refused by the element';
+    info.textContent = `${event.code} (${status})${event.willRetry ? ' · retrying' : ''}`;
   });
   logEvents(element, log);
   slot.append(element);

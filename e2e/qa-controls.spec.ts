@@ -153,3 +153,16 @@ test('picking from the catalogue clears the Embed box’s complaint about an emp
   await expect(page.locator('#form-other-error')).toBeHidden();
   await expect(box).not.toHaveAttribute('aria-invalid');
 });
+
+test('the state line does not call a mint the element refused to send “no answer”', async ({
+  page,
+  demo,
+}) => {
+  await page.goto(demo.url);
+  await page.getByLabel('Or any form id or Core slug').fill('..');
+  await page.getByRole('button', { name: 'Embed', exact: true }).click();
+  await expect(page.locator('#embed-slot form-embed')).toHaveAttribute('state', 'failed');
+  await expect(page.locator('#session-info')).toHaveText(
+    'invalid_request (no answer, or refused by the element)',
+  );
+});
