@@ -125,3 +125,35 @@ for (const width of [1280, 390]) {
     });
   });
 }
+
+test.describe('at 360 px', () => {
+  test.use({ viewport: { width: 360, height: 740 } });
+
+  test('the hostile page’s two frames of a reused embedUrl stay inside their card', async ({
+    page,
+    demo,
+  }) => {
+    await page.goto(`${demo.url}/hostile.html`);
+    // Clicked once the page's frames have loaded and stopped moving the button down.
+    await expect(page.locator('#target')).toHaveAttribute('state', 'framed');
+    await expect(
+      page.frameLocator('#hostile-frame').getByRole('button', { name: /exact message/ }),
+    ).toBeVisible();
+    await expect(
+      page.frameLocator('#target iframe').getByRole('button', { name: 'Submit' }),
+    ).toBeVisible();
+    const button = page.getByRole('button', { name: 'Frame a reused embedUrl beside the element' });
+    await button.scrollIntoViewIfNeeded();
+    await button.click();
+    const frames = page.locator('#stolen iframe');
+    await expect(frames).toHaveCount(2);
+    const overflow = await page.locator('#stolen').evaluate((stolen) => {
+      const { right } = stolen.getBoundingClientRect();
+      return [...stolen.querySelectorAll('iframe')].map(
+        (frame) => frame.getBoundingClientRect().right - right,
+      );
+    });
+    for (const past of overflow)
+      expect(past, 'px past the right of #stolen').toBeLessThanOrEqual(0);
+  });
+});
