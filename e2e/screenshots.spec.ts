@@ -23,6 +23,10 @@ test('demo screenshots: minting, framed, waiting, failed and reminted', async ({
   await page.goto(demo.url);
   await expect(element(page)).toHaveAttribute('state', 'minting');
   await expect(page.locator('#state')).toHaveText('minting');
+  // The status area opens two animation frames after the element connects (so that its first
+  // message is announced); the paused clock holds animation frames too.
+  await page.clock.runFor(100);
+  await expect(element(page).getByRole('status')).toHaveText('Loading the form…');
   await shoot(page, testInfo, '1-minting');
 
   mint.release();
@@ -38,6 +42,7 @@ test('demo screenshots: minting, framed, waiting, failed and reminted', async ({
   });
   await page.locator('[data-action=remint]').click();
   await expect(element(page)).toHaveAttribute('state', 'waiting');
+  await expect(element(page).getByRole('status')).toHaveText('Trying again…');
   await shoot(page, testInfo, '3-waiting');
   await page.clock.runFor(3_500); // Retry-After 3 s, plus the backoff's jitter of up to 10%
   await expect(element(page)).toHaveAttribute('state', 'framed');

@@ -3,6 +3,9 @@ import { expect, holdNextMint, submitOf, test } from './demo-fixture.js';
 import { shoot } from './shoot.js';
 
 const element = (page: Page) => page.locator('#embed-slot form-embed');
+const status = (page: Page) => element(page).getByRole('status');
+const loading = { en: 'Loading the form…', de: 'Das Formular wird geladen\u00a0…' };
+const retrying = { en: 'Trying again…', de: 'Neuer Versuch\u00a0…' };
 const offline = {
   en: 'You are offline. Waiting…',
   de: 'Sie sind offline. Warten auf die Verbindung\u00a0…',
@@ -31,6 +34,10 @@ for (const lang of ['en', 'de'] as const) {
     const mint = await holdNextMint(page);
     await page.goto(`${demo.url}/?lang=${lang}`);
     await expect(element(page)).toHaveAttribute('state', 'minting');
+    // The status area opens two animation frames after the element connects (so that its first
+    // message is announced); the paused clock holds animation frames too.
+    await page.clock.runFor(100);
+    await expect(status(page)).toHaveText(loading[lang]);
     await shot('1-minting');
     mint.release();
     await expect(element(page)).toHaveAttribute('state', 'framed');
@@ -40,12 +47,13 @@ for (const lang of ['en', 'de'] as const) {
     fail('microsoft_unavailable', true);
     await remint();
     await expect(element(page)).toHaveAttribute('state', 'waiting');
+    await expect(status(page)).toHaveText(retrying[lang]);
     await shot('3-waiting');
 
     // Offline when the retry falls due: the element waits for the connection, then retries.
     await page.context().setOffline(true);
     await page.clock.runFor(3_300);
-    await expect(element(page).getByRole('status')).toHaveText(offline[lang]);
+    await expect(status(page)).toHaveText(offline[lang]);
     await shot('4-offline');
     await page.context().setOffline(false);
     await expect(element(page)).toHaveAttribute('state', 'framed');
@@ -103,7 +111,7 @@ for (const lang of ['en', 'de'] as const) {
     });
     await remint();
     await expect(element(page)).toHaveAttribute('state', 'failed');
-    await expect(element(page).getByRole('status')).toContainText(storm[lang]);
+    await expect(status(page)).toContainText(storm[lang]);
     await shot('9-storm');
   });
 }
