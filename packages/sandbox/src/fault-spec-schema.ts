@@ -9,7 +9,8 @@ import type { FaultSpec } from './faults.js';
 const HEADER_VALUE = /^[\t\x20-\x7e]*$/;
 
 const say = (message: string) => ({ error: message });
-const STATUS = say('fault status must be a whole number from 200 to 599');
+// A final status Node can send: a misbehaving service's 300 or 799 is a case worth simulating.
+const STATUS = say('fault status must be a whole number from 200 to 999');
 const COUNT = say('fault count must be a whole number >= 1');
 const CODE = say('an error fault needs a code (a non-empty string)');
 const DELAY = say('a delay fault needs delayMs, a finite number >= 0');
@@ -37,7 +38,7 @@ function kindOf<Kind extends string, Shape extends z.ZodRawShape>(kind: Kind, sh
   );
 }
 
-const status = z.int(STATUS).min(200, STATUS).max(599, STATUS).optional();
+const status = z.int(STATUS).min(200, STATUS).max(999, STATUS).optional();
 
 const FaultSpecSchema = z.discriminatedUnion(
   'kind',

@@ -221,8 +221,8 @@ describe('sandbox.control: faults, latency, stats, forms domain, Microsoft conne
       const sandbox = await sandboxFor(t, { controlApi: true });
       const error = { kind: 'error', code: 'unavailable' };
       const cases: [Record<string, unknown>, RegExp][] = [
-        [{ ...error, status: '503' }, /^fault status must be a whole number from 200 to 599$/],
-        [{ ...error, status: 700 }, /^fault status must/],
+        [{ ...error, status: '503' }, /^fault status must be a whole number from 200 to 999$/],
+        [{ ...error, status: 1000 }, /^fault status must/],
         [{ kind: 'notJson', status: 502.5 }, /^fault status must/],
         [{ ...error, retryable: 'yes' }, /^fault retryable must be true or false$/],
         [{ ...error, retryAfter: {} }, /^fault retryAfter must be seconds/],
