@@ -1,4 +1,11 @@
-/** Resolves after `ms`; the timer does not keep a closed sandbox's process alive. */
+/**
+ * Node's longest timer (2^31 - 1 ms, about 24.8 days): a longer one fires after 1 ms, with a
+ * TimeoutOverflowWarning, so a delay fault of 1e10 ms, meant as an upstream that never answers,
+ * would answer at once.
+ */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** Resolves after `ms` (at most about 24.8 days); the timer does not keep a closed sandbox's process alive. */
 export function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+  return new Promise((resolve) => setTimeout(resolve, Math.min(ms, MAX_TIMER_MS)).unref());
 }
