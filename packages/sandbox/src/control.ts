@@ -30,7 +30,7 @@ export interface SandboxControl {
   /**
    * The organisation changes its forms domain: a new listener starts on a new port and
    * `GET /api/v1/me` answers the new origin. The old origin keeps serving its sessions. At most
-   * 16 new domains until `reset()` closes them.
+   * 16 new domains until `reset()` closes them. Rejects once `close()` has been called.
    */
   changeFormsDomain(kind?: EmbedOriginKind): Promise<EmbedOrigins>;
   /**

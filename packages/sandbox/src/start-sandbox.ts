@@ -65,6 +65,8 @@ export function openListenerCount(sandbox: Sandbox): number {
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const config = parseOptions(options);
   const servers: Server[] = [];
+  /** Set by close(): a forms domain opening then, or asked for later, is closed at once. */
+  let closed = false;
   const listen = async (handler: RequestListener | undefined, port: number) => {
     const server = createServer(handler);
     server.keepAliveTimeout = IDLE_CONNECTION_MS;
@@ -98,12 +100,18 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     // Each new forms domain is a listener of its own: bounded, and closed again by reset().
     const newDomains: Server[] = [];
     const listenEmbedOrigin = async (kind: EmbedOriginKind) => {
+      if (closed) throw new TypeError('changeFormsDomain: the sandbox is closed');
       if (newDomains.length >= MAX_NEW_FORMS_DOMAINS) {
         throw new TypeError(
           `changeFormsDomain has opened ${MAX_NEW_FORMS_DOMAINS} forms domains; reset() closes them`,
         );
       }
       const { server, origin } = await listen(createEmbedOriginApp(state, kind), 0);
+      // close() began while it was opening, and did not see it: nothing else would close it.
+      if (closed) {
+        await closeAll([server]);
+        throw new TypeError('changeFormsDomain: the sandbox is closed');
+      }
       newDomains.push(server);
       return origin;
     };
@@ -111,7 +119,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     forms.server.on('request', createEmbedOriginApp(state, 'forms'));
     core.server.on('request', createEmbedOriginApp(state, 'coreForms'));
     api.server.on('request', createApiApp(state, control));
-    const close = () => closeAll(servers);
+    const close = () => {
+      closed = true;
+      return closeAll(servers);
+    };
     const sandbox: Sandbox = {
       baseUrl: api.origin,
       formsOrigin: forms.origin,

@@ -341,6 +341,20 @@ describe('sandbox.control: faults, latency, stats, forms domain, Microsoft conne
     }
   });
 
+  test('a forms domain still opening when close() is called is closed too: nothing is left listening', async (t) => {
+    const sandbox = await sandboxFor(t);
+    const moving = sandbox.control.changeFormsDomain();
+    moving.catch(() => {});
+    await sandbox.close();
+    await assert.rejects(moving, /closed/);
+    for (let turn = 0; turn < 100 && openListenerCount(sandbox) > 0; turn++) {
+      await new Promise(setImmediate);
+    }
+    assert.equal(openListenerCount(sandbox), 0, 'a listener outlived close()');
+    await assert.rejects(sandbox.control.changeFormsDomain(), /closed/);
+    assert.equal(openListenerCount(sandbox), 0, 'a listener opened after close()');
+  });
+
   test('changing the forms domain moves formsOrigin in GET /me and in new embedUrls, on a new live listener', async (t) => {
     const sandbox = await sandboxFor(t);
     const before = await mintSession(sandbox, microsoftForm, adele);
