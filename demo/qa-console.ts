@@ -109,10 +109,12 @@ async function loadCatalogue() {
     embed(kept.choice, kept.title, true);
     return;
   }
-  if (kept && [...formSelect.options].some((option) => option.value === kept.choice)) {
-    formSelect.value = kept.choice;
-  }
+  const listed = kept && [...formSelect.options].some((option) => option.value === kept.choice);
+  if (kept && listed) formSelect.value = kept.choice;
   embed(formSelect.value, formSelect.selectedOptions[0]?.text ?? 'Embedded form');
+  // The list's first stands in for this user only: the tester's choice still holds for the next
+  // user whose list has it (Alex's Google form, through Nobody, who sees only the open form).
+  if (kept && !listed) chosen = kept;
 }
 
 function signInAs(persona: string) {

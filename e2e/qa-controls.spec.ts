@@ -166,3 +166,23 @@ test('the state line does not call a mint the element refused to send “no answ
     'invalid_request (no answer, or refused by the element)',
   );
 });
+
+test('the form the tester picked is kept through a portal user whose list lacks it, for the next user whose list has it', async ({
+  page,
+  demo,
+}) => {
+  await page.goto(demo.url);
+  const element = page.locator('#embed-slot form-embed');
+  await expect(element).toHaveAttribute('state', 'framed');
+  const form = page.getByLabel('From the catalogue');
+  const user = page.getByLabel('Portal user');
+  await form.selectOption('form:form_google');
+  // Nobody signed in sees only the open form: it is framed meanwhile.
+  await user.selectOption('anonymous');
+  await expect(form).toHaveValue('form:form_open');
+  await expect(element).toHaveAttribute('form-id', 'form_open');
+  await user.selectOption('alex');
+  await expect(form).toHaveValue('form:form_google');
+  await expect(element).toHaveAttribute('form-id', 'form_google');
+  await expect(element).toHaveAttribute('state', 'framed');
+});
