@@ -5,8 +5,11 @@ import type { FaultSpec } from './faults.js';
 // that a field of the wrong type, or one the fault's kind lacks (a misspelt `retryafter`), is
 // refused with a message naming it instead of arming another fault.
 
-/** What Node sends as a header value: visible ASCII, spaces and tabs (no line break). */
-const HEADER_VALUE = /^[\t\x20-\x7e]*$/;
+/**
+ * What Node sends as a header value: visible ASCII, spaces, tabs and Latin-1 bytes past ASCII
+ * (obs-text), as Node's own check takes them; no line break or other control character.
+ */
+const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 
 const say = (message: string) => ({ error: message });
 // A final status Node can send: a misbehaving service's 300 or 799 is a case worth simulating.

@@ -102,7 +102,7 @@ describe('sandbox.control: faults, latency, stats, forms domain, Microsoft conne
 
   test('an injected 429 or 503 says how long to wait (1 s) unless its fault gives a wait, or null for none', async (t) => {
     const sandbox = await sandboxFor(t);
-    const retryAfterOf = async (spec: { code: string; retryAfter?: number | null }) => {
+    const retryAfterOf = async (spec: { code: string; retryAfter?: number | string | null }) => {
       sandbox.control.fail({ kind: 'error', scope: 'session', ...spec });
       return (await requestSession(sandbox, microsoftForm, adele)).headers.get('retry-after');
     };
@@ -111,6 +111,12 @@ describe('sandbox.control: faults, latency, stats, forms domain, Microsoft conne
     assert.equal(await retryAfterOf({ code: 'unavailable', retryAfter: 7 }), '7');
     assert.equal(await retryAfterOf({ code: 'rate_limited', retryAfter: null }), null);
     assert.equal(await retryAfterOf({ code: 'forbidden' }), null, 'a 403 says nothing of waiting');
+    // Any value Node sends, characters past ASCII (obs-text) included: a service's unreadable
+    // one. Node writes it as it writes the body (UTF-8 here), so only its presence is checked.
+    assert.match(
+      (await retryAfterOf({ code: 'unavailable', retryAfter: 'bientôt' })) ?? '',
+      /^bient.+t$/,
+    );
   });
 
   test('a reset fault destroys the connection without an answer', async (t) => {
