@@ -1,3 +1,5 @@
+import { z } from 'zod';
+
 /** The state of the organisation's connection to the first identity provider. */
 export type MicrosoftConnection =
   | { state: 'ok' }
@@ -6,18 +8,33 @@ export type MicrosoftConnection =
   /** The provider throttles: `microsoft_unavailable` with `Retry-After: retryAfter`. */
   | { state: 'throttled'; retryAfter: number };
 
+const RETRY_AFTER = { error: 'retryAfter must be a whole number of seconds' };
+
+/** A state's fields and no other: `retryAfter` belongs to `throttled` alone. */
+function stateOf<State extends string, Shape extends z.ZodRawShape>(state: State, shape: Shape) {
+  return z.strictObject(
+    { state: z.literal(state), ...shape },
+    {
+      error: (issue) =>
+        issue.code === 'unrecognized_keys'
+          ? `state ${state} has no field ${issue.keys.join(', ')}`
+          : undefined,
+    },
+  );
+}
+
+const MicrosoftConnectionSchema = z.discriminatedUnion(
+  'state',
+  [
+    stateOf('ok', {}),
+    stateOf('broken', {}),
+    stateOf('throttled', { retryAfter: z.int(RETRY_AFTER).min(0, RETRY_AFTER).default(30) }),
+  ],
+  { error: 'state must be ok, broken or throttled' },
+);
+
 export function parseMicrosoftConnection(value: unknown): MicrosoftConnection {
-  const input = (typeof value === 'object' && value !== null ? value : {}) as Record<
-    string,
-    unknown
-  >;
-  if (input.state === 'ok' || input.state === 'broken') return { state: input.state };
-  if (input.state === 'throttled') {
-    const retryAfter = input.retryAfter ?? 30;
-    if (typeof retryAfter !== 'number' || !Number.isInteger(retryAfter) || retryAfter < 0) {
-      throw new TypeError('retryAfter must be a whole number of seconds');
-    }
-    return { state: 'throttled', retryAfter };
-  }
-  throw new TypeError('state must be ok, broken or throttled');
+  const parsed = MicrosoftConnectionSchema.safeParse(value);
+  if (!parsed.success) throw new TypeError(parsed.error.issues[0]?.message);
+  return parsed.data;
 }

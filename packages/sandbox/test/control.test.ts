@@ -278,6 +278,15 @@ describe('sandbox.control: faults, latency, stats, forms domain, Microsoft conne
         { state: 'throttled', retryafter: 5 },
         /^microsoft-connection has no field retryafter: it takes only state, retryAfter\.$/,
       );
+      // retryAfter belongs to a throttled connection alone, and is whole seconds.
+      for (const [body, message] of [
+        [{ state: 'ok', retryAfter: 5 }, /^state ok has no field retryAfter$/],
+        [{ state: 'throttled', retryAfter: -1 }, /^retryAfter must be a whole number of seconds$/],
+        [{ state: 'throttled', retryAfter: 1.5 }, /^retryAfter must be a whole number/],
+        [{ state: 'down' }, /^state must be ok, broken or throttled$/],
+      ] as const) {
+        await refused(sandbox, 'microsoft-connection', body, message);
+      }
       assert.equal((await requestSession(sandbox, microsoftForm, adele)).status, 200);
       await refused(
         sandbox,
