@@ -1,11 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import { type Sandbox, startSandbox } from '@form-embed/sandbox';
+import { test } from 'node:test';
 import FakeTimers from '@sinonjs/fake-timers';
 import { RedisStore } from 'rate-limit-redis';
-import { createClient } from 'redis';
 import { mountMiddleware, openForm } from './helpers/harness.js';
-import { type RedisServer, startRedis } from './helpers/redis-server.js';
+import { sandboxAndRedis } from './helpers/sandbox-and-redis.js';
 import { SecretWatch } from './helpers/secret-watch.js';
 
 // A signed-out mint checks two limits on one store: the client address's and the one all
@@ -15,23 +13,7 @@ import { SecretWatch } from './helpers/secret-watch.js';
 
 const STORE_TIMEOUT_MS = 250;
 const watch = new SecretWatch();
-let sandbox: Sandbox;
-let redis: RedisServer;
-let client: ReturnType<typeof createClient>;
-
-before(async () => {
-  [sandbox, redis] = await Promise.all([startSandbox(), startRedis()]);
-  client = createClient({ url: redis.url, disableOfflineQueue: true });
-  client.on('error', () => {});
-  await client.connect();
-});
-
-after(async () => {
-  client?.destroy();
-  await redis?.kill();
-  await sandbox?.close();
-  await watch.assertNoSecret([sandbox.apiKey]);
-});
+const setup = sandboxAndRedis(watch);
 
 test('a frozen Redis holds a signed-out mint for limit.storeTimeoutMs in all, though it checks two limits', {
   timeout: 10_000,
@@ -41,14 +23,14 @@ test('a frozen Redis holds a signed-out mint for limit.storeTimeoutMs in all, th
   const store = new RedisStore({
     sendCommand: (...args: string[]) => {
       asked();
-      return client.sendCommand(args);
+      return setup.client.sendCommand(args);
     },
   });
   await using portal = await mountMiddleware(
     watch,
     {
-      apiKey: sandbox.apiKey,
-      baseUrl: sandbox.baseUrl,
+      apiKey: setup.sandbox.apiKey,
+      baseUrl: setup.sandbox.baseUrl,
       limit: { store, prefix: 'frozen:', storeTimeoutMs: STORE_TIMEOUT_MS },
     },
     (app) => app.set('trust proxy', 'loopback'),
@@ -62,7 +44,7 @@ test('a frozen Redis holds a signed-out mint for limit.storeTimeoutMs in all, th
     toFake: ['setTimeout', 'clearTimeout'],
     shouldClearNativeTimers: true,
   });
-  redis.pause();
+  setup.redis.pause();
   try {
     for (const [mint, address] of ['203.0.113.2', '203.0.113.3'].entries()) {
       let settled = false;
@@ -86,7 +68,7 @@ test('a frozen Redis holds a signed-out mint for limit.storeTimeoutMs in all, th
       assert.equal(outcome, 'answered 200', `mint ${mint + 1}`);
     }
   } finally {
-    redis.resume();
+    setup.redis.resume();
     // A mint still waiting (the failure above) gets its answer.
     await clock.tickAsync(STORE_TIMEOUT_MS);
     clock.uninstall();
