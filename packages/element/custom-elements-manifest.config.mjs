@@ -10,9 +10,10 @@ export default {
       packageLinkPhase({ customElementsManifest }) {
         for (const module of customElementsManifest.modules) {
           for (const declaration of module.declarations ?? []) {
-            // The analyzer lists private `#members` too.
+            // The analyzer lists private `#members` too, and the protected `_members` the
+            // element's classes share (form-embed-status.ts).
             declaration.members = declaration.members?.filter(
-              (member) => member.privacy !== 'private' && !member.name.startsWith('#'),
+              (member) => member.privacy === undefined || member.privacy === 'public',
             );
             if (declaration.tagName === 'form-embed') describeElement(declaration);
           }

@@ -46,7 +46,9 @@ export async function bundleForBrowsers(
     // nor constructs a function expression with `new` (classes do that), so the functions terser
     // inlines as immediately called expressions may become arrows.
     compress: { passes: 3, keep_fargs: false, unsafe_arrows: true },
-    mangle: true,
+    // `_name` members are the element's own, shared between its classes (form-embed-status.ts):
+    // their names shortened like `#private` ones. Lit's internal names start with `_$`, not matched.
+    mangle: { properties: { regex: /^_[a-z]/ } },
     // Non-ASCII characters (the messages' `…`) as escapes: fewer bytes once gzip has coded the
     // repeats than their UTF-8, whose bytes occur nowhere else.
     format: { ascii_only: true },

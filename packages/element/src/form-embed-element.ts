@@ -2,14 +2,13 @@ import type { MintResponse } from '@form-embed/protocol/browser';
 import type { PropertyValues } from '@lit/reactive-element';
 import { make } from './dom.js';
 import { fire } from './events.js';
-import { FormEmbedProperties } from './form-embed-properties.js';
+import { FormEmbedStatus } from './form-embed-status.js';
 import { formTarget } from './form-target.js';
 import { listenToFrame } from './frame-messages.js';
 import { failureKey, type MessageOverrides, messages } from './messages.js';
 import { failureOf, mintFailure } from './mint-failure.js';
 import { mintThrough } from './mint-session.js';
 import { FRESHNESS_MARGIN_S, MAX_ATTEMPTS, remintBound, retryDelay } from './retry-policy.js';
-import type { FormEmbedState } from './types.js';
 import { nearViewport, untilRetry } from './waits.js';
 
 export type { FetchSession, FormEmbedState } from './types.js';
@@ -38,58 +37,16 @@ export type { FetchSession, FormEmbedState } from './types.js';
  * @cssproperty [--form-embed-status-color=inherit] - The text colour of the status area.
  * @cssproperty [--form-embed-status-background=transparent] - The background of the status area.
  */
-export class FormEmbedElement extends FormEmbedProperties {
-  #state: FormEmbedState = 'idle';
+export class FormEmbedElement extends FormEmbedStatus {
   // Aborting it ends the run's mint, waits, frame and frame listener; none while disconnected.
   #run?: AbortController;
   #lapsed?: boolean; // this run replaces a session that expired: its frame comes with a notice
   #remints!: () => boolean; // the framed page's remints, forgotten by a fresh start
 
-  // The status area (part `status`): a live region, polite as `role=status` is by default, made
-  // once so that it is a live region before it speaks. It holds one message, in a slot that a
-  // page may fill instead, and at most one button, both written as text, never as HTML.
-  #area!: HTMLElement;
-  #button!: HTMLButtonElement;
-  /** The key of the message and of the button's label (also its part) the area says. */
-  #says: [text?: string, button?: string] = [];
-  /** What the area shows, so that painting it unchanged leaves its nodes, and their focus, alone. */
-  #shown?: string;
-  /** Focus is on the area because `#hold` put it there, not because someone clicked it. */
-  #held?: boolean;
-  /** The wait of this connection before the area may speak; none once it was rendered empty. */
-  #opening?: () => void;
-
-  /** Where the element is in its lifecycle. */
-  get state(): FormEmbedState {
-    return this.#state;
-  }
-
   /** Mints a fresh session now and frames it, whatever the current state. */
   remint() {
     // Before the first update, that update's mint is the fresh one: a second would be wasted.
     if (this.#run) this.#restart();
-  }
-
-  // The run starts from the next update, so properties set in the same task as the connection
-  // (by a framework, or by the page's script once `define` upgraded the tag) are in its mint.
-  override connectedCallback() {
-    super.connectedCallback();
-    this.requestUpdate();
-    // A live region tells its changes only: a message there in the first frame the area is
-    // rendered in (the first update comes in the task of connecting) would go unsaid. So the
-    // area is written from the frame after that one, in the element's own window: one it was
-    // moved into (a Picture-in-Picture window) renders frames while the page's tab, hidden, does
-    // not. Each connection waits with a callback of its own, which alone may open the area, so a
-    // reconnect within two frames waits two frames of its own.
-    const view = this.ownerDocument.defaultView as Window;
-    const opening = () => {
-      if (this.#opening === opening) {
-        this.#opening = undefined;
-        this.#paint();
-      }
-    };
-    this.#opening = opening;
-    view.requestAnimationFrame(() => view.requestAnimationFrame(opening));
   }
 
   /**
@@ -103,35 +60,28 @@ export class FormEmbedElement extends FormEmbedProperties {
     super.disconnectedCallback();
     this.#run?.abort();
     this.#run = undefined;
-    this.#set('idle');
-    this.#handOver(); // focus it held fell with the element: nothing to hand on
+    this._set('idle');
+    this._handOver(); // focus it held fell with the element: nothing to hand on
   }
 
-  // An iframe and a status line need no template engine: no lit-html keeps the bundle in budget.
-  protected override createRenderRoot() {
-    const root = super.createRenderRoot();
-    this.adoptedCallback();
-    this.#area = root.appendChild(make('div', { role: 'status', part: 'status', tabIndex: -1 }));
-    this.#button = make('button', {
-      onclick: () => {
-        // Dismiss hands focus to the form; Try again, once framed (the status area holds it).
-        if (this.#state === 'failed') {
-          this.#hold();
-          // A person's choice to start over: the remints it leads to are counted afresh (a
-          // page's own remint() is not, so a page that calls it on every failure stays bounded).
-          this.#remints = remintBound();
-          return this.remint();
-        }
-        this.#set('framed');
-        this.renderRoot.querySelector('iframe')?.focus();
-      },
-    });
-    return root;
+  protected override _retry() {
+    // Focus goes on to the form once framed (the status area holds it meanwhile).
+    this._hold();
+    // A person's choice to start over: the remints it leads to are counted afresh (a page's
+    // own remint() is not, so a page that calls it on every failure stays bounded).
+    this.#remints = remintBound();
+    this.#restart();
   }
 
-  // Starts afresh on the first update after connecting, and on a new form or endpoint.
+  protected override _words(): MessageOverrides {
+    // The English defaults first: a page's partial set for all elements leaves the rest as is.
+    return { ...messages, ...FormEmbedElement.messages, ...this.messages };
+  }
+
+  // Starts afresh on the first update after connecting (FormEmbedStatus asks for one), and on a
+  // new form or endpoint.
   protected override willUpdate(changed: PropertyValues) {
-    this.#paint();
+    this._paint();
     if (!this.#run || changed.has('formId') || changed.has('coreSlug') || changed.has('endpoint')) {
       this.#restart(true);
     }
@@ -151,43 +101,6 @@ export class FormEmbedElement extends FormEmbedProperties {
     this.#frameSession(this.#run.signal, fresh);
   }
 
-  /** Enters `state`; the status area says message `text`, with button (label and part) `button`. */
-  #set(state: FormEmbedState, text?: string, button?: string) {
-    this.#state = state;
-    this.setAttribute('state', state);
-    this.#says = [text, button];
-    this.#paint();
-  }
-
-  #messages(): MessageOverrides {
-    // The English defaults first: a page's partial set for all elements leaves the rest as is.
-    return { ...messages, ...FormEmbedElement.messages, ...this.messages };
-  }
-  /**
-   * Writes the status and the frame's title in the current messages; an empty message says
-   * nothing. A page's content in the slot replaces the message only: the button stays.
-   */
-  #paint() {
-    const all = this.#messages();
-    const name = { failed: 'error', framed: 'notice' }[this.#state as string] ?? 'loading';
-    const [text = '', button = ''] = this.#says;
-    const said = all[text] ?? '';
-    const label = all[button] ?? '';
-    const shown = [name, said, button, label].join();
-    if (!this.#opening && shown !== this.#shown) {
-      this.#shown = shown;
-      this.#button.textContent = label;
-      this.#button.part = button;
-      this.#area.replaceChildren(
-        ...(said
-          ? [make('slot', { name, textContent: said }), ...(button ? [this.#button] : [])]
-          : []),
-      );
-    }
-    const frame = this.renderRoot.querySelector('iframe');
-    if (frame) frame.title = this.frameTitle || all.frame || '';
-  }
-
   /**
    * One run: waits for the viewport if lazy, mints (retrying as the failure allows), frames the
    * session and listens to that frame. Every step ends when `signal` aborts.
@@ -195,7 +108,7 @@ export class FormEmbedElement extends FormEmbedProperties {
   async #frameSession(signal: AbortSignal, fresh?: boolean) {
     const target = formTarget(this.formId, this.coreSlug);
     if (target && fresh && this.loading === 'lazy' && self.IntersectionObserver) {
-      this.#set('idle');
+      this._set('idle');
       await nearViewport(this, signal);
     }
     for (let attempt = 1; ; attempt++) {
@@ -206,7 +119,7 @@ export class FormEmbedElement extends FormEmbedProperties {
         if (!target) throw mintFailure('invalid_request', false);
         // The request goes out first: the status it paints is not what the mint waits for.
         const minted = mintThrough(this, target, signal);
-        this.#set('minting', attempt > 1 ? 'retrying' : 'loading');
+        this._set('minting', attempt > 1 ? 'retrying' : 'loading');
         const session = await minted;
         if (signal.aborted) return;
         // A handle is single use and short-lived: one that may lapse while the page loads is a
@@ -226,24 +139,24 @@ export class FormEmbedElement extends FormEmbedProperties {
   async #failed(error: unknown, attempt: number, signal: AbortSignal) {
     const { code, status, retryable, retryAfter } = failureOf(error);
     const willRetry = retryable && attempt < MAX_ATTEMPTS;
-    const key = failureKey(code, this.#messages());
-    if (willRetry) this.#set('waiting', 'retrying');
+    const key = failureKey(code, this._words());
+    if (willRetry) this._set('waiting', 'retrying');
     // Try again only where trying again can change the outcome: a retryable failure, or a code
     // this release does not know (even one the page words apart).
     else {
-      this.#set(
+      this._set(
         'failed',
         key,
         retryable || failureKey(code, messages) === 'unknown' ? 'retry' : '',
       );
       // Focus was on Try again, or in the form, when the run began: it goes to Try again.
-      this.#handOver();
+      this._handOver();
     }
     fire(this, 'form-embed-error', { code, status, retryable, retryAfter, willRetry });
     // A listener may have started a new run (remint) or ended this one (disconnect).
     if (!willRetry || signal.aborted) return;
     await untilRetry(retryDelay(attempt, retryAfter), signal, () =>
-      this.#set('waiting', 'offline'),
+      this._set('waiting', 'offline'),
     );
     return true;
   }
@@ -256,7 +169,7 @@ export class FormEmbedElement extends FormEmbedProperties {
     signal.addEventListener('abort', () => {
       // Focus in the element (the frame, Dismiss) goes on to the next frame, its notice's
       // Dismiss, or Try again.
-      if ((this.renderRoot as ShadowRoot).activeElement) this.#hold();
+      if ((this.renderRoot as ShadowRoot).activeElement) this._hold();
       frame.remove();
     });
     listenToFrame(frame, embedOrigin, signal, (state) => {
@@ -275,38 +188,16 @@ export class FormEmbedElement extends FormEmbedProperties {
     const notice = lapsed && fire(this, 'form-embed-notice', { reason: 'expired' }, true);
     // A notice listener may have started a new run (remint) or ended this one (disconnect).
     if (signal.aborted) return;
-    this.#set('framed', notice ? 'lapsed' : '', 'dismiss');
-    this.#handOver(frame);
+    this._set('framed', notice ? 'lapsed' : '', 'dismiss');
+    this._handOver(frame);
     fire(this, 'form-embed-session', { provider, expiresIn, embedOrigin, attempt });
-  }
-
-  /**
-   * Takes focus from what is about to go (the button, the frame): focus left on a removed node
-   * falls to the page's body, where the element could no longer tell it from a click elsewhere.
-   */
-  #hold() {
-    this.#held = true;
-    this.#area.focus();
-  }
-
-  /**
-   * If the status area still holds the focus `#hold` gave it (nothing on the page has taken it
-   * since), gives it to the button shown (Try again, or the lapse notice's Dismiss, so that the
-   * notice is read before the form takes focus), else to `target`, else keeps it on the message.
-   */
-  #handOver(target?: HTMLElement) {
-    // activeElement, not :focus, which Chromium matches only while the page itself has focus.
-    if (this.#held && (this.renderRoot as ShadowRoot).activeElement === this.#area) {
-      (this.#button.isConnected ? this.#button : target)?.focus();
-    }
-    this.#held = false;
   }
 
   /** True, and counted, when one more automatic remint stays within the bound; else fails. */
   #mayRemint() {
     if (this.#remints()) return true;
     this.#run?.abort();
-    this.#set('failed', 'storm', 'retry');
-    this.#handOver();
+    this._set('failed', 'storm', 'retry');
+    this._handOver();
   }
 }

@@ -1,0 +1,132 @@
+import { make } from './dom.js';
+import { FormEmbedProperties } from './form-embed-properties.js';
+import type { MessageOverrides } from './messages.js';
+import type { FormEmbedState } from './types.js';
+
+/**
+ * `<form-embed>`'s state and the status area that tells it (part `status`): a live region, polite
+ * as `role=status` is by default, made once so that it is a live region before it speaks. It
+ * holds one message, in a slot that a page may fill instead, and at most one button, both
+ * written as text, never as HTML. `FormEmbedElement` adds the runs that move the state.
+ *
+ * Members named `_…` are shared with `FormEmbedElement` alone; the no-bundler build shortens their
+ * names as it does `#private` ones (scripts/no-bundler-file.ts).
+ */
+export abstract class FormEmbedStatus extends FormEmbedProperties {
+  #state: FormEmbedState = 'idle';
+  #area!: HTMLElement;
+  #button!: HTMLButtonElement;
+  /** The key of the message and of the button's label (also its part) the area says. */
+  #says: [text?: string, button?: string] = [];
+  /** What the area shows, so that painting it unchanged leaves its nodes, and their focus, alone. */
+  #shown?: string;
+  /** Focus is on the area because `_hold` put it there, not because someone clicked it. */
+  #held?: boolean;
+  /** The wait of this connection before the area may speak; none once it was rendered empty. */
+  #opening?: () => void;
+
+  /** Where the element is in its lifecycle. */
+  get state(): FormEmbedState {
+    return this.#state;
+  }
+
+  override connectedCallback() {
+    super.connectedCallback();
+    // Each connection updates: FormEmbedElement starts its run there, after the properties set in
+    // the same task as the connection (by a framework, or by the page's script once `define`
+    // upgraded the tag), so that they are in its mint.
+    this.requestUpdate();
+    // A live region tells its changes only: a message there in the first frame the area is
+    // rendered in (the first update comes in the task of connecting) would go unsaid. So the
+    // area is written from the frame after that one, in the element's own window: one it was
+    // moved into (a Picture-in-Picture window) renders frames while the page's tab, hidden, does
+    // not. Each connection waits with a callback of its own, which alone may open the area, so a
+    // reconnect within two frames waits two frames of its own.
+    const view = this.ownerDocument.defaultView as Window;
+    const opening = () => {
+      if (this.#opening === opening) {
+        this.#opening = undefined;
+        this._paint();
+      }
+    };
+    this.#opening = opening;
+    view.requestAnimationFrame(() => view.requestAnimationFrame(opening));
+  }
+
+  // An iframe and a status line need no template engine: no lit-html keeps the bundle in budget.
+  protected override createRenderRoot() {
+    const root = super.createRenderRoot();
+    this.adoptedCallback();
+    this.#area = root.appendChild(make('div', { role: 'status', part: 'status', tabIndex: -1 }));
+    this.#button = make('button', {
+      onclick: () => {
+        if (this.#state === 'failed') return this._retry();
+        // Dismiss hands focus to the form.
+        this._set('framed');
+        this.renderRoot.querySelector('iframe')?.focus();
+      },
+    });
+    return root;
+  }
+
+  /** Try again, pressed. */
+  protected abstract _retry(): void;
+
+  /** The messages of the moment. */
+  protected abstract _words(): MessageOverrides;
+
+  /** Enters `state`; the status area says message `text`, with button (label and part) `button`. */
+  protected _set(state: FormEmbedState, text?: string, button?: string) {
+    this.#state = state;
+    this.setAttribute('state', state);
+    this.#says = [text, button];
+    this._paint();
+  }
+
+  /**
+   * Writes the status and the frame's title in the current messages; an empty message says
+   * nothing. A page's content in the slot replaces the message only: the button stays.
+   */
+  protected _paint() {
+    const all = this._words();
+    const name = { failed: 'error', framed: 'notice' }[this.#state as string] ?? 'loading';
+    const [text = '', button = ''] = this.#says;
+    const said = all[text] ?? '';
+    const label = all[button] ?? '';
+    const shown = [name, said, button, label].join();
+    if (!this.#opening && shown !== this.#shown) {
+      this.#shown = shown;
+      this.#button.textContent = label;
+      this.#button.part = button;
+      this.#area.replaceChildren(
+        ...(said
+          ? [make('slot', { name, textContent: said }), ...(button ? [this.#button] : [])]
+          : []),
+      );
+    }
+    const frame = this.renderRoot.querySelector('iframe');
+    if (frame) frame.title = this.frameTitle || all.frame || '';
+  }
+
+  /**
+   * Takes focus from what is about to go (the button, the frame): focus left on a removed node
+   * falls to the page's body, where the element could no longer tell it from a click elsewhere.
+   */
+  protected _hold() {
+    this.#held = true;
+    this.#area.focus();
+  }
+
+  /**
+   * If the status area still holds the focus `_hold` gave it (nothing on the page has taken it
+   * since), gives it to the button shown (Try again, or the lapse notice's Dismiss, so that the
+   * notice is read before the form takes focus), else to `target`, else keeps it on the message.
+   */
+  protected _handOver(target?: HTMLElement) {
+    // activeElement, not :focus, which Chromium matches only while the page itself has focus.
+    if (this.#held && (this.renderRoot as ShadowRoot).activeElement === this.#area) {
+      (this.#button.isConnected ? this.#button : target)?.focus();
+    }
+    this.#held = false;
+  }
+}
