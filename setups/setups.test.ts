@@ -13,6 +13,7 @@ import { CLIENT_MODULE } from '../scripts/client-module.mjs';
 import { closeBrowser, expectFramed } from './browser.js';
 import { startPortal } from './portal.js';
 import { installProject, type Project } from './project.js';
+import { manifestProblems } from './published-manifest.js';
 import { packAll, repositoryRoot } from './tarballs.js';
 
 const started = performance.now();
@@ -69,7 +70,7 @@ const attwExclusions: Record<string, string[]> = {
 
 describe('published packages', { concurrency: 2 }, () => {
   for (const tarball of tarballs) {
-    test(`${tarball.name}: npm pkg fix, publint (strict) and attw find no problem in the tarball`, async (t) => {
+    test(`${tarball.name}: its manifest and files are a partner's (LICENSE, README, engines, repository…), and npm pkg fix, publint (strict) and attw find no problem in the tarball`, async (t) => {
       t.diagnostic(`${tarball.size} B packed, ${tarball.unpackedSize} B unpacked`);
       const run = promisify(execFile);
       // npm pack keeps what npm publish would correct, or drop (a `bin` path it reads as
@@ -79,6 +80,7 @@ describe('published packages', { concurrency: 2 }, () => {
         await run('tar', ['-xzf', tarball.path, '-C', unpacked]);
         const manifest = join(unpacked, 'package', 'package.json');
         const packed = JSON.parse(await readFile(manifest, 'utf8'));
+        assert.deepEqual(await manifestProblems(dirname(manifest)), [], tarball.name);
         await run('npm', ['pkg', 'fix'], { cwd: dirname(manifest) });
         assert.deepEqual(JSON.parse(await readFile(manifest, 'utf8')), packed, 'npm pkg fix');
       } finally {
