@@ -147,6 +147,10 @@ describe('form-embed-sandbox CLI', () => {
         ['--port', 'abc'],
         '--port must be a port number from 0 to 65535, not "abc" (--help lists the options)',
       ],
+      [
+        ['--control', '--control-origin', 'localhost:5173'],
+        '--control-origin must be an origin such as http://localhost:5173, not "localhost:5173" (--help lists the options)',
+      ],
     ];
     for (const [args, problem] of cases) {
       test(`${args.join(' ')}: exits 2 printing one line, no stack`, async () => {
