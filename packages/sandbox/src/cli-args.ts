@@ -1,5 +1,6 @@
 /** The command line of `form-embed-sandbox`, parsed into options or one line naming the problem. */
 import { parseArgs } from 'node:util';
+import { isWebOrigin } from './options.js';
 
 export const usage = `Usage: form-embed-sandbox [--json] [--control] [--control-origin ORIGIN]... [--port N]
                           [--forms-port N] [--core-forms-port N]
@@ -69,6 +70,13 @@ export function parseCliArgs(argv: string[]): CliParse {
   const controlOrigins = values['control-origin'] ?? [];
   if (controlOrigins.length > 0 && !values.control) {
     return { ok: false, problem: '--control-origin needs --control' };
+  }
+  const notOrigin = controlOrigins.find((origin) => !isWebOrigin(origin));
+  if (notOrigin !== undefined) {
+    return {
+      ok: false,
+      problem: `--control-origin must be an origin such as http://localhost:5173, not "${notOrigin}"`,
+    };
   }
   const { port, 'forms-port': formsPort, 'core-forms-port': coreFormsPort } = ports;
   const args = { help: values.help, json: values.json, control: values.control, port };

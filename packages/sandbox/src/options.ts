@@ -99,7 +99,7 @@ export function parseOptions(options: SandboxOptions = {}): SandboxConfig {
 }
 
 /** `http(s)://host[:port]` exactly, as browsers send it in `Origin`. */
-function isWebOrigin(value: unknown): boolean {
+export function isWebOrigin(value: unknown): boolean {
   if (typeof value !== 'string' || !URL.canParse(value)) return false;
   const url = new URL(value);
   return (url.protocol === 'http:' || url.protocol === 'https:') && url.origin === value;
