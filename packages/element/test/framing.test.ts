@@ -1,4 +1,5 @@
 import { expect } from '@open-wc/testing';
+import { sendMouse } from '@web/test-runner-commands';
 import { type FormEmbedElement, messages } from '../src/index.js';
 import {
   embedOrigin,
@@ -172,6 +173,10 @@ describe('<form-embed> framing', () => {
     const before = history.length;
     for (let i = 1; i <= 3; i++) {
       loaded = nextFrameLoaded(element);
+      // Chromium adds a history entry for a frame's navigation only while the page has a user's
+      // activation (a click on Try again, or in the form, which activates the page too): without
+      // one, a frame reused for the new embedUrl would leave history.length unchanged as well.
+      await sendMouse({ type: 'click', position: [0, 0] });
       post(errorMessage('expired'), embedOrigin, frameOf(element)?.contentWindow ?? null);
       calls[i]?.resolve(session());
       await loaded;
