@@ -87,15 +87,15 @@ export class FormEmbedElement extends FormEmbedStatus {
     }
   }
   /**
-   * Starts over; `fresh` (connect, a new form) also honours `loading` and forgets past remints;
-   * `lapsed`: the session expired, so the next frame comes with a notice.
+   * Starts over; `fresh` (connect, a new form) also honours `loading` and forgets past remints,
+   * and a lapse not yet told.
    */
-  #restart(fresh?: boolean, lapsed?: boolean) {
+  #restart(fresh?: boolean) {
     // A detached element never mints, even when a remint listener is what detached it.
     if (!this.isConnected) return;
     this.#run?.abort();
     // A lapse is told on the next frame, however many mints it takes to get there.
-    this.#lapsed = !fresh && (this.#lapsed || lapsed);
+    this.#lapsed &&= !fresh;
     if (fresh) this.#remints = remintBound();
     this.#run = new AbortController();
     this.#frameSession(this.#run.signal, fresh);
@@ -173,6 +173,9 @@ export class FormEmbedElement extends FormEmbedStatus {
       frame.remove();
     });
     listenToFrame(frame, embedOrigin, signal, (state) => {
+      // The session lapsed: the next frame, whoever remints (this run, a listener's remint(),
+      // a page that cancels this one and remints later), comes with the notice.
+      this.#lapsed ||= state === 'expired';
       // A remint the page cancelled is none: it keeps the frame and counts for nothing. One a
       // listener made itself (remint(), which ends this run) counts as the element's would.
       if (
@@ -180,7 +183,7 @@ export class FormEmbedElement extends FormEmbedStatus {
         this.#mayRemint() &&
         !signal.aborted
       ) {
-        this.#restart(false, state === 'expired');
+        this.#restart();
       }
     });
     const lapsed = this.#lapsed;

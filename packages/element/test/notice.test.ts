@@ -100,6 +100,24 @@ describe('<form-embed> lapse notice', () => {
     expect(statusOf(element).textContent).to.equal(`${lapsed}Dismiss`);
   });
 
+  for (const cancels of [false, true]) {
+    it(`a remint after \`expired\` that a form-embed-remint listener made itself (remint()${cancels ? ', the default prevented' : ''}) still frames with the notice`, async () => {
+      const mounted = await mountFramed();
+      mounted.element.addEventListener(
+        'form-embed-remint',
+        (event) => {
+          if (cancels) event.preventDefault();
+          mounted.element.remint();
+        },
+        { once: true },
+      );
+      await remintAfter('expired', mounted);
+      expect(mounted.calls).to.have.length(2);
+      expect(mounted.element.state).to.equal('framed');
+      expect(statusOf(mounted.element).textContent).to.equal(`${lapsed}Dismiss`);
+    });
+  }
+
   it('a notice listener that calls remint() leaves the element minting, not framed', async () => {
     const mounted = await mountFramed();
     mounted.element.addEventListener('form-embed-notice', () => mounted.element.remint(), {
