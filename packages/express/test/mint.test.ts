@@ -160,12 +160,23 @@ test('one upstream request per mint: the embed origins come from the cache', asy
   assert.equal(meCount() - meBefore, 0);
 });
 
-test("concurrent first mints and the middleware's creation make exactly one GET /me (single-flight)", async () => {
+test('concurrent first mints make exactly one GET /me (single-flight): sent while no origins are cached, they share one read', async () => {
+  // The GET /me of the middleware's creation fails, so no origins are cached when the mints
+  // arrive (the harness waits for that read before it sends anything); the next GET /me is held
+  // 100 ms, so every mint arrives while it is out.
+  let meCalls = 0;
   const meBefore = meCount();
   await using fresh = await mountMiddleware(watch, {
     apiKey: sandbox.apiKey,
     baseUrl: sandbox.baseUrl,
     limit: { mints: 100 },
+    fetch: async (input, init) => {
+      if (!String(input).endsWith('/api/v1/me')) return fetch(input, init);
+      meCalls += 1;
+      if (meCalls === 1) return new Response('busy', { status: 503 });
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      return fetch(input, init);
+    },
   });
   const answers = await Promise.all(
     Array.from({ length: 20 }, (_, i) =>
@@ -176,6 +187,7 @@ test("concurrent first mints and the middleware's creation make exactly one GET 
     answers.map((answer) => answer.status),
     Array(20).fill(200),
   );
+  assert.equal(meCalls, 2, 'the failed read at creation, then one for all twenty mints');
   assert.equal(meCount() - meBefore, 1);
 });
 
