@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { isOnEmbedOrigin } from '@form-embed/protocol';
+import { type FormSessionUser, type FormTarget, isOnEmbedOrigin } from '@form-embed/protocol';
 import { fixtureIds, type Sandbox, startSandbox } from '../src/index.js';
 import {
   call,
@@ -13,6 +13,7 @@ import {
 
 const { forms, coreForms, clients, tenants, users } = fixtureIds;
 const microsoftForm = { kind: 'form', formId: forms.microsoft } as const;
+const adele = { microsoftTenantId: tenants.contoso, userIdentifier: users.adele };
 
 describe('form-session rules', () => {
   let sandbox: Sandbox;
@@ -188,7 +189,6 @@ describe('form-session rules', () => {
 describe('form-session answers are never cached', () => {
   test('Cache-Control: no-store is on every answer of both form-session endpoints, refusals and faults included', async (t) => {
     const sandbox = await sandboxFor(t);
-    const adele = { microsoftTenantId: tenants.contoso, userIdentifier: users.adele };
     const newStarter = { kind: 'coreForm', slug: coreForms.newStarter } as const;
     const answers: Record<string, Response> = {};
     for (const target of [microsoftForm, newStarter]) {
@@ -214,4 +214,99 @@ describe('form-session answers are never cached', () => {
       await response.body?.cancel();
     }
   });
+});
+
+describe("the README's input-to-outcome table: the inputs no scenario sends", () => {
+  let sandbox: Sandbox;
+  before(async () => {
+    sandbox = await startSandbox();
+  });
+  after(() => sandbox.close());
+
+  const google = { kind: 'form', formId: forms.google } as const;
+  const open = { kind: 'form', formId: forms.open } as const;
+  const rows: [string, FormTarget, FormSessionUser | undefined, string, number][] = [
+    [
+      'a microsoft form with a tenant that is not a GUID',
+      microsoftForm,
+      { microsoftTenantId: 'contoso', userIdentifier: users.adele },
+      'invalid_request',
+      400,
+    ],
+    [
+      'a microsoft form with a tenant and a clientId that disagree',
+      microsoftForm,
+      {
+        microsoftTenantId: tenants.fabrikam,
+        clientId: clients.contoso,
+        userIdentifier: users.adele,
+      },
+      'invalid_request',
+      400,
+    ],
+    [
+      'a google form without userIdentifier',
+      google,
+      { clientId: clients.contoso },
+      'invalid_request',
+      400,
+    ],
+    ['a google form with no user', google, undefined, 'invalid_request', 400],
+    [
+      "a none form with another organisation's clientId",
+      open,
+      { clientId: clients.otherOrg, userIdentifier: users.sam },
+      'client_not_found',
+      404,
+    ],
+    [
+      'a none form with an unknown clientId',
+      open,
+      { clientId: 'client_missing' },
+      'client_not_found',
+      404,
+    ],
+    [
+      'a missing designer form',
+      { kind: 'form', formId: forms.missing },
+      undefined,
+      'form_not_found',
+      404,
+    ],
+    [
+      'an unknown Core slug',
+      { kind: 'coreForm', slug: coreForms.missing },
+      adele,
+      'form_not_found',
+      404,
+    ],
+    [
+      'a disabled Core form (retired)',
+      { kind: 'coreForm', slug: coreForms.retired },
+      adele,
+      'form_unpublished',
+      400,
+    ],
+    [
+      "another organisation's client tenant",
+      microsoftForm,
+      { microsoftTenantId: tenants.otherOrg, userIdentifier: users.adele },
+      'tenant_not_connected',
+      403,
+    ],
+    [
+      'a Google user (alex) on a microsoft form',
+      microsoftForm,
+      { microsoftTenantId: tenants.contoso, userIdentifier: users.alex },
+      'user_not_found',
+      404,
+    ],
+  ];
+  for (const [input, target, user, code, status] of rows) {
+    test(`${input}: ${status} ${code}`, async () => {
+      const response = await requestSession(sandbox, target, user);
+      assert.equal(response.status, status);
+      assert.equal((await sessionError(response)).code, code);
+    });
+  }
 });
