@@ -2,7 +2,12 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { MintResponseSchema } from '@form-embed/protocol';
 import { fixtureIds, type Sandbox, startSandbox } from '@form-embed/sandbox';
-import { type MountedMiddleware, mountMiddleware, portalUsers } from './helpers/harness.js';
+import {
+  type MountedMiddleware,
+  mountMiddleware,
+  portalUsers,
+  resolvePortalUser,
+} from './helpers/harness.js';
 import { SecretWatch } from './helpers/secret-watch.js';
 
 const watch = new SecretWatch();
@@ -163,18 +168,28 @@ test('one upstream request per mint: the embed origins come from the cache', asy
 test('concurrent first mints make exactly one GET /me (single-flight): sent while no origins are cached, they share one read', async () => {
   // The GET /me of the middleware's creation fails, so no origins are cached when the mints
   // arrive (the harness waits for that read before it sends anything); the next GET /me is held
-  // 100 ms, so every mint arrives while it is out.
+  // until every mint has resolved its user, and a turn more, in which each asks for the origins.
   let meCalls = 0;
+  let usersResolved = 0;
+  let arrived = () => {};
+  const allArrived = new Promise<void>((resolve) => {
+    arrived = resolve;
+  });
   const meBefore = meCount();
   await using fresh = await mountMiddleware(watch, {
     apiKey: sandbox.apiKey,
     baseUrl: sandbox.baseUrl,
     limit: { mints: 100 },
+    resolveUser: (req) => {
+      if (++usersResolved === 20) arrived();
+      return resolvePortalUser(req);
+    },
     fetch: async (input, init) => {
       if (!String(input).endsWith('/api/v1/me')) return fetch(input, init);
       meCalls += 1;
       if (meCalls === 1) return new Response('busy', { status: 503 });
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await allArrived;
+      await new Promise(setImmediate);
       return fetch(input, init);
     },
   });
