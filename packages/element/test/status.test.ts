@@ -319,6 +319,51 @@ describe('<form-embed> status and accessibility', () => {
       });
     }
 
+    it('passes while waiting offline', async () => {
+      const descriptor = Object.getOwnPropertyDescriptor(Navigator.prototype, 'onLine');
+      Object.defineProperty(navigator, 'onLine', { configurable: true, get: () => false });
+      try {
+        const { element, calls, clock } = await mount();
+        calls[0]?.reject(failure('rate_limited', true));
+        await settle(element);
+        await clock.tick(600_000);
+        expect(statusOf(element).textContent).to.equal(messages.offline);
+        uninstallClock(); // axe keeps time with the window's timers
+        await expect(element).to.be.accessible();
+      } finally {
+        delete (navigator as { onLine?: boolean }).onLine;
+        if (descriptor) Object.defineProperty(Navigator.prototype, 'onLine', descriptor);
+      }
+    });
+
+    it('passes when the remint bound stopped the element', async () => {
+      const { element, calls, clock } = await mountFramed();
+      for (let i = 1; i <= 5; i++) {
+        post(errorMessage(), embedOrigin, frameOf(element)?.contentWindow ?? null);
+        calls[i]?.resolve(session());
+        await settle(element);
+        await clock.tick(1_000);
+      }
+      expect(statusOf(element).textContent).to.equal(`${messages.storm}${messages.retry}`);
+      uninstallClock(); // axe keeps time with the window's timers
+      await expect(element).to.be.accessible();
+    });
+
+    it('passes while idle, lazy and far from the viewport', async () => {
+      const stub = sessionStub();
+      const container = await fixture<HTMLDivElement>(
+        html`<div style="height: 300px; overflow: auto">
+          <div style="height: 3000px"></div>
+          <form-embed form-id="f1" loading="lazy" .fetchSession=${stub.fetchSession}></form-embed>
+        </div>`,
+      );
+      const element = container.querySelector('form-embed') as FormEmbedElement;
+      await settle(element);
+      expect(element.state).to.equal('idle');
+      await expect(element).to.be.accessible();
+      expect(stub.calls).to.have.length(0);
+    });
+
     it('passes with the lapse notice and its Dismiss button', async () => {
       const { element, calls } = await mountFramed();
       post(errorMessage('expired'), embedOrigin, frameOf(element)?.contentWindow ?? null);
