@@ -1,3 +1,4 @@
+import type { Response } from '@playwright/test';
 import { expect, submitOf, test } from './demo-fixture.js';
 
 test('secrets rule (docs/contract.md#authentication): no response the browser receives, and nothing in the page, holds the API key', async ({
@@ -8,7 +9,10 @@ test('secrets rule (docs/contract.md#authentication): no response the browser re
   expect(apiKey.length).toBeGreaterThan(10);
   const leaks: string[] = [];
   const handles = new Set<string>();
-  page.on('response', async (response) => {
+  // Each response is read in a check of its own, all awaited before the verdict: a body read
+  // after the last assertion would otherwise go unchecked.
+  const checks: Promise<void>[] = [];
+  const check = async (response: Response) => {
     const headers = JSON.stringify(await response.allHeaders());
     const body = await response.text().catch(() => '');
     if (headers.includes(apiKey) || body.includes(apiKey)) leaks.push(response.url());
@@ -19,7 +23,8 @@ test('secrets rule (docs/contract.md#authentication): no response the browser re
         leaks.push(response.url());
       if (handle) handles.add(handle);
     }
-  });
+  };
+  page.on('response', (response) => checks.push(check(response)));
 
   await page.goto(demo.url);
   const element = page.locator('#embed-slot form-embed');
@@ -38,6 +43,7 @@ test('secrets rule (docs/contract.md#authentication): no response the browser re
   await expect(element).toHaveAttribute('state', 'framed');
   await expect(submit).toBeVisible();
 
+  await Promise.all(checks);
   expect(handles.size).toBeGreaterThanOrEqual(2);
   expect(leaks).toEqual([]);
   for (const frame of page.frames()) expect(await frame.content()).not.toContain(apiKey);
