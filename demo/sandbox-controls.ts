@@ -11,8 +11,23 @@ import { byId, sayInvalid } from './dom.js';
 
 const controlResult = byId<HTMLParagraphElement>('control-result');
 
+/** The longest latency the box takes: a minute, well past the middleware's 10 s timeoutMs. */
+const MAX_LATENCY_MS = 60_000;
+
 /** Wires the controls to the element `current()` returns; `showArmed` looks the count up again. */
 export function sandboxControls(current: () => FormEmbedElement | null) {
+  listFailCodes();
+  const showArmed = armedFailures();
+  const latency = latencyBox();
+  const actions = controlActions(current, showArmed, latency);
+  for (const button of document.querySelectorAll<HTMLButtonElement>('[data-action]')) {
+    button.addEventListener('click', () => actions[button.dataset.action ?? '']?.());
+  }
+  return { showArmed };
+}
+
+/** The SessionError codes Arm can make a mint fail with, and one this release does not know. */
+function listFailCodes() {
   for (const code of knownSessionErrorCodes) {
     const { status, retryable } = SessionErrorCodes[code];
     byId<HTMLSelectElement>('fail-code').add(
@@ -25,28 +40,31 @@ export function sandboxControls(current: () => FormEmbedElement | null) {
   byId<HTMLSelectElement>('fail-code').add(
     new Option('seat_limit_reached (a code unknown to this release)', 'seat_limit_reached'),
   );
+}
 
-  const postControl = (action: string, body: unknown = {}) =>
-    fetch(`/demo/control/${action}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
+function postControl(action: string, body: unknown = {}) {
+  return fetch(`/demo/control/${action}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+}
 
-  async function control(action: string, body: unknown = {}) {
-    const answer = await postControl(action, body);
-    controlResult.textContent = answer.ok
-      ? `Done: ${action}`
-      : `The sandbox refused ${action} (${answer.status})`;
-  }
+async function control(action: string, body: unknown = {}) {
+  const answer = await postControl(action, body);
+  controlResult.textContent = answer.ok
+    ? `Done: ${action}`
+    : `The sandbox refused ${action} (${answer.status})`;
+}
 
+/**
+ * Returns `showArmed`, which shows how many mints the failures armed with Arm will still fail, as
+ * the sandbox counts them: each failed mint uses one up, whichever page made it.
+ */
+function armedFailures() {
   const armed = byId<HTMLParagraphElement>('armed');
   let armedAsks = 0;
   let armedPoll: ReturnType<typeof setTimeout> | undefined;
-  /**
-   * Shows how many mints the failures armed with Arm will still fail, as the sandbox counts them:
-   * each failed mint uses one up, whichever page made it.
-   */
   async function showArmed() {
     clearTimeout(armedPoll);
     const asked = ++armedAsks;
@@ -68,9 +86,14 @@ export function sandboxControls(current: () => FormEmbedElement | null) {
     // Mints on the other demo pages, or in another tab, use them up too: look again while any is left.
     if (left > 0) armedPoll = setTimeout(showArmed, 1_000);
   }
+  return showArmed;
+}
 
-  /** The longest latency the box takes: a minute, well past the middleware's 10 s timeoutMs. */
-  const MAX_LATENCY_MS = 60_000;
+/**
+ * The upstream latency box: Set sends its milliseconds. Returns `backToZero`, which puts the box
+ * back to 0, as Reset leaves the sandbox.
+ */
+function latencyBox() {
   const latencyInput = byId<HTMLInputElement>('latency');
   const latencyError = byId<HTMLParagraphElement>('latency-error');
   /**
@@ -99,8 +122,21 @@ export function sandboxControls(current: () => FormEmbedElement | null) {
   latencyInput.addEventListener('input', () => {
     if (latencyInput.hasAttribute('aria-invalid')) checkLatency();
   });
+  return {
+    backToZero() {
+      latencyInput.value = '0';
+      checkLatency();
+    },
+  };
+}
 
-  const actions: Record<string, () => unknown> = {
+/** What each `data-action` button does. */
+function controlActions(
+  current: () => FormEmbedElement | null,
+  showArmed: () => Promise<void>,
+  latency: { backToZero(): void },
+): Record<string, () => unknown> {
+  return {
     expire: () => control('expire-sessions'),
     burn: () => {
       // Navigating the frame to its embedUrl again redeems the single-use handle a second time.
@@ -129,13 +165,8 @@ export function sandboxControls(current: () => FormEmbedElement | null) {
       await showArmed();
       // The sandbox is as it started: no latency, no armed failure, no session (so the form is
       // reminted, or its next submit would find its session gone).
-      latencyInput.value = '0';
-      checkLatency();
+      latency.backToZero();
       current()?.remint();
     },
   };
-  for (const button of document.querySelectorAll<HTMLButtonElement>('[data-action]')) {
-    button.addEventListener('click', () => actions[button.dataset.action ?? '']?.());
-  }
-  return { showArmed };
 }
