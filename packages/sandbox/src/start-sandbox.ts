@@ -67,26 +67,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const servers: Server[] = [];
   /** Set by close(): a forms domain opening then, or asked for later, is closed at once. */
   let closed = false;
-  const listen = async (handler: RequestListener | undefined, port: number) => {
-    const server = createServer(handler);
-    server.keepAliveTimeout = IDLE_CONNECTION_MS;
-    server.headersTimeout = IDLE_CONNECTION_MS + 1_000;
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(port, HOST, () => {
-        server.off('error', reject);
-        resolve();
-      });
-    });
-    // What close() closes: the listeners open now. One that closes before (a new forms domain,
-    // closed by reset()) leaves, or a long-running sandbox would hold every one it ever opened.
-    servers.push(server);
-    server.once('close', () => {
-      const index = servers.indexOf(server);
-      if (index !== -1) servers.splice(index, 1);
-    });
-    return { server, origin: `http://${HOST}:${(server.address() as AddressInfo).port}` };
-  };
+  const listen = (handler: RequestListener | undefined, port: number) =>
+    listenListed(servers, handler, port);
 
   try {
     // Listen first so the apps know their origins; attach the handlers afterwards.
@@ -97,25 +79,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       formsOrigin: forms.origin,
       coreFormsOrigin: core.origin,
     });
-    // Each new forms domain is a listener of its own: bounded, and closed again by reset().
-    const newDomains: Server[] = [];
-    const listenEmbedOrigin = async (kind: EmbedOriginKind) => {
-      if (closed) throw new TypeError('changeFormsDomain: the sandbox is closed');
-      if (newDomains.length >= MAX_NEW_FORMS_DOMAINS) {
-        throw new TypeError(
-          `changeFormsDomain has opened ${MAX_NEW_FORMS_DOMAINS} forms domains; reset() closes them`,
-        );
-      }
-      const { server, origin } = await listen(createEmbedOriginApp(state, kind), 0);
-      // close() began while it was opening, and did not see it: nothing else would close it.
-      if (closed) {
-        await closeAll([server]);
-        throw new TypeError('changeFormsDomain: the sandbox is closed');
-      }
-      newDomains.push(server);
-      return origin;
-    };
-    const control = createControl(state, listenEmbedOrigin, () => closeAll(newDomains.splice(0)));
+    const newDomains = newFormsDomains(state, listen, () => closed);
+    const control = createControl(state, newDomains.open, newDomains.closeAll);
     forms.server.on('request', createEmbedOriginApp(state, 'forms'));
     core.server.on('request', createEmbedOriginApp(state, 'coreForms'));
     api.server.on('request', createApiApp(state, control));
@@ -138,6 +103,71 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     await closeAll(servers);
     throw error;
   }
+}
+
+interface Listener {
+  server: Server;
+  origin: string;
+}
+
+/**
+ * A listener on `port` of 127.0.0.1, in `servers` (what close() closes) while it is open. One that
+ * closes before (a new forms domain, closed by reset()) leaves, or a long-running sandbox would
+ * hold every one it ever opened.
+ */
+async function listenListed(
+  servers: Server[],
+  handler: RequestListener | undefined,
+  port: number,
+): Promise<Listener> {
+  const server = createServer(handler);
+  server.keepAliveTimeout = IDLE_CONNECTION_MS;
+  server.headersTimeout = IDLE_CONNECTION_MS + 1_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, HOST, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  servers.push(server);
+  server.once('close', () => {
+    const index = servers.indexOf(server);
+    if (index !== -1) servers.splice(index, 1);
+  });
+  return { server, origin: `http://${HOST}:${(server.address() as AddressInfo).port}` };
+}
+
+/**
+ * The forms domains `changeFormsDomain` opens: each a listener of its own, at most
+ * MAX_NEW_FORMS_DOMAINS, closed again by reset() (`closeAll`) and refused once the sandbox is
+ * `closed()`.
+ */
+function newFormsDomains(
+  state: SandboxState,
+  listen: (handler: RequestListener, port: number) => Promise<Listener>,
+  closed: () => boolean,
+) {
+  const newDomains: Server[] = [];
+  return {
+    async open(kind: EmbedOriginKind): Promise<string> {
+      if (closed()) throw new TypeError('changeFormsDomain: the sandbox is closed');
+      if (newDomains.length >= MAX_NEW_FORMS_DOMAINS) {
+        throw new TypeError(
+          `changeFormsDomain has opened ${MAX_NEW_FORMS_DOMAINS} forms domains; reset() closes them`,
+        );
+      }
+      const { server, origin } = await listen(createEmbedOriginApp(state, kind), 0);
+      // close() began while it was opening, and did not see it: nothing else would close it.
+      if (closed()) {
+        await closeAll([server]);
+        throw new TypeError('changeFormsDomain: the sandbox is closed');
+      }
+      newDomains.push(server);
+      return origin;
+    },
+    closeAll: () => closeAll(newDomains.splice(0)),
+  };
 }
 
 async function closeAll(servers: Server[]): Promise<void> {
