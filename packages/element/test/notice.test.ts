@@ -118,6 +118,20 @@ describe('<form-embed> lapse notice', () => {
     });
   }
 
+  it('a lapse that reached the remint bound is told on the frame Try again brings', async () => {
+    const mounted = await mountFramed();
+    for (let remint = 0; remint < 4; remint++) await remintAfter('expired', mounted);
+    post(errorMessage('expired'), embedOrigin, frameOf(mounted.element)?.contentWindow ?? null);
+    await settle(mounted.element);
+    expect(mounted.element.state).to.equal('failed');
+    expect(mounted.calls).to.have.length(5);
+    statusOf(mounted.element).querySelector('button')?.click();
+    mounted.calls.at(-1)?.resolve(session());
+    await settle(mounted.element);
+    expect(mounted.element.state).to.equal('framed');
+    expect(statusOf(mounted.element).textContent).to.equal(`${lapsed}Dismiss`);
+  });
+
   it('a notice listener that calls remint() leaves the element minting, not framed', async () => {
     const mounted = await mountFramed();
     mounted.element.addEventListener('form-embed-notice', () => mounted.element.remint(), {
