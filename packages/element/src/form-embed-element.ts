@@ -60,20 +60,23 @@ export class FormEmbedElement extends FormEmbedStatus {
     super.disconnectedCallback();
     this.#run?.abort();
     this.#run = undefined;
-    this._set('idle');
-    this._handOver(); // focus it held fell with the element: nothing to hand on
+    this._setStatus('idle');
+    this._handFocusOver(); // focus it held fell with the element: nothing to hand on
   }
 
-  protected override _retry() {
+  /** @internal */
+  protected override _retryPressed() {
     // Focus goes on to the form once framed (the status area holds it meanwhile).
-    this._hold();
+    this._holdFocus();
     // A person's choice to start over: the remints it leads to are counted afresh (a page's
-    // own remint() is not, so a page that calls it on every failure stays bounded).
+    // own remint() is not, so a page that calls it on every failure stays bounded). Through
+    // remint(), which the README says Try again calls: a subclass's override is asked too.
     this.#remints = remintBound();
-    this.#restart();
+    this.remint();
   }
 
-  protected override _words(): MessageOverrides {
+  /** @internal */
+  protected override _currentMessages(): MessageOverrides {
     // The English defaults first: a page's partial set for all elements leaves the rest as is.
     return { ...messages, ...FormEmbedElement.messages, ...this.messages };
   }
@@ -81,7 +84,7 @@ export class FormEmbedElement extends FormEmbedStatus {
   // Starts afresh on the first update after connecting (FormEmbedStatus asks for one), and on a
   // new form or endpoint.
   protected override willUpdate(changed: PropertyValues) {
-    this._paint();
+    this._paintStatus();
     if (!this.#run || changed.has('formId') || changed.has('coreSlug') || changed.has('endpoint')) {
       this.#restart(true);
     }
@@ -108,7 +111,7 @@ export class FormEmbedElement extends FormEmbedStatus {
   async #frameSession(signal: AbortSignal, fresh?: boolean) {
     const target = formTarget(this.formId, this.coreSlug);
     if (target && fresh && this.loading === 'lazy' && self.IntersectionObserver) {
-      this._set('idle');
+      this._setStatus('idle');
       await nearViewport(this, signal);
     }
     for (let attempt = 1; ; attempt++) {
@@ -119,7 +122,7 @@ export class FormEmbedElement extends FormEmbedStatus {
         if (!target) throw mintFailure('invalid_request', false);
         // The request goes out first: the status it paints is not what the mint waits for.
         const minted = mintThrough(this, target, signal);
-        this._set('minting', attempt > 1 ? 'retrying' : 'loading');
+        this._setStatus('minting', attempt > 1 ? 'retrying' : 'loading');
         const session = await minted;
         if (signal.aborted) return;
         // A handle is single use and short-lived: one that may lapse while the page loads is a
@@ -139,24 +142,24 @@ export class FormEmbedElement extends FormEmbedStatus {
   async #failed(error: unknown, attempt: number, signal: AbortSignal) {
     const { code, status, retryable, retryAfter } = failureOf(error);
     const willRetry = retryable && attempt < MAX_ATTEMPTS;
-    const key = failureKey(code, this._words());
-    if (willRetry) this._set('waiting', 'retrying');
+    const key = failureKey(code, this._currentMessages());
+    if (willRetry) this._setStatus('waiting', 'retrying');
     // Try again only where trying again can change the outcome: a retryable failure, or a code
     // this release does not know (even one the page words apart).
     else {
-      this._set(
+      this._setStatus(
         'failed',
         key,
         retryable || failureKey(code, messages) === 'unknown' ? 'retry' : '',
       );
       // Focus was on Try again, or in the form, when the run began: it goes to Try again.
-      this._handOver();
+      this._handFocusOver();
     }
     fire(this, 'form-embed-error', { code, status, retryable, retryAfter, willRetry });
     // A listener may have started a new run (remint) or ended this one (disconnect).
     if (!willRetry || signal.aborted) return;
     await untilRetry(retryDelay(attempt, retryAfter), signal, () =>
-      this._set('waiting', 'offline'),
+      this._setStatus('waiting', 'offline'),
     );
     return true;
   }
@@ -169,7 +172,7 @@ export class FormEmbedElement extends FormEmbedStatus {
     signal.addEventListener('abort', () => {
       // Focus in the element (the frame, Dismiss) goes on to the next frame, its notice's
       // Dismiss, or Try again.
-      if ((this.renderRoot as ShadowRoot).activeElement) this._hold();
+      if ((this.renderRoot as ShadowRoot).activeElement) this._holdFocus();
       frame.remove();
     });
     listenToFrame(frame, embedOrigin, signal, (state) => {
@@ -191,8 +194,8 @@ export class FormEmbedElement extends FormEmbedStatus {
     const notice = lapsed && fire(this, 'form-embed-notice', { reason: 'expired' }, true);
     // A notice listener may have started a new run (remint) or ended this one (disconnect).
     if (signal.aborted) return;
-    this._set('framed', notice ? 'lapsed' : '', 'dismiss');
-    this._handOver(frame);
+    this._setStatus('framed', notice ? 'lapsed' : '', 'dismiss');
+    this._handFocusOver(frame);
     fire(this, 'form-embed-session', { provider, expiresIn, embedOrigin, attempt });
   }
 
@@ -200,7 +203,7 @@ export class FormEmbedElement extends FormEmbedStatus {
   #mayRemint() {
     if (this.#remints()) return true;
     this.#run?.abort();
-    this._set('failed', 'storm', 'retry');
-    this._handOver();
+    this._setStatus('failed', 'storm', 'retry');
+    this._handFocusOver();
   }
 }

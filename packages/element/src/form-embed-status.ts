@@ -9,8 +9,9 @@ import type { FormEmbedState } from './types.js';
  * holds one message, in a slot that a page may fill instead, and at most one button, both
  * written as text, never as HTML. `FormEmbedElement` adds the runs that move the state.
  *
- * Members named `_…` are shared with `FormEmbedElement` alone; the no-bundler build shortens their
- * names as it does `#private` ones (scripts/no-bundler-file.ts).
+ * The `_…` members are shared with `FormEmbedElement` alone, as Lit shares its own: tagged
+ * internal, so the published types leave them out, and the no-bundler build shortens their names
+ * as it does `#private` ones (SHARED_MEMBERS in scripts/no-bundler-file.ts).
  */
 export abstract class FormEmbedStatus extends FormEmbedProperties {
   #state: FormEmbedState = 'idle';
@@ -20,7 +21,7 @@ export abstract class FormEmbedStatus extends FormEmbedProperties {
   #says: [text?: string, button?: string] = [];
   /** What the area shows, so that painting it unchanged leaves its nodes, and their focus, alone. */
   #shown?: string;
-  /** Focus is on the area because `_hold` put it there, not because someone clicked it. */
+  /** Focus is on the area because `_holdFocus` put it there, not because someone clicked it. */
   #held?: boolean;
   /** The wait of this connection before the area may speak; none once it was rendered empty. */
   #opening?: () => void;
@@ -46,7 +47,7 @@ export abstract class FormEmbedStatus extends FormEmbedProperties {
     const opening = () => {
       if (this.#opening === opening) {
         this.#opening = undefined;
-        this._paint();
+        this._paintStatus();
       }
     };
     this.#opening = opening;
@@ -60,35 +61,39 @@ export abstract class FormEmbedStatus extends FormEmbedProperties {
     this.#area = root.appendChild(make('div', { role: 'status', part: 'status', tabIndex: -1 }));
     this.#button = make('button', {
       onclick: () => {
-        if (this.#state === 'failed') return this._retry();
+        if (this.#state === 'failed') return this._retryPressed();
         // Dismiss hands focus to the form.
-        this._set('framed');
+        this._setStatus('framed');
         this.renderRoot.querySelector('iframe')?.focus();
       },
     });
     return root;
   }
 
-  /** Try again, pressed. */
-  protected abstract _retry(): void;
+  /** Try again, pressed. @internal */
+  protected abstract _retryPressed(): void;
 
-  /** The messages of the moment. */
-  protected abstract _words(): MessageOverrides;
+  /** The messages of the moment. @internal */
+  protected abstract _currentMessages(): MessageOverrides;
 
-  /** Enters `state`; the status area says message `text`, with button (label and part) `button`. */
-  protected _set(state: FormEmbedState, text?: string, button?: string) {
+  /**
+   * Enters `state`; the status area says message `text`, with button (label and part) `button`.
+   * @internal
+   */
+  protected _setStatus(state: FormEmbedState, text?: string, button?: string) {
     this.#state = state;
     this.setAttribute('state', state);
     this.#says = [text, button];
-    this._paint();
+    this._paintStatus();
   }
 
   /**
    * Writes the status and the frame's title in the current messages; an empty message says
    * nothing. A page's content in the slot replaces the message only: the button stays.
+   * @internal
    */
-  protected _paint() {
-    const all = this._words();
+  protected _paintStatus() {
+    const all = this._currentMessages();
     const name = { failed: 'error', framed: 'notice' }[this.#state as string] ?? 'loading';
     const [text = '', button = ''] = this.#says;
     const said = all[text] ?? '';
@@ -111,18 +116,20 @@ export abstract class FormEmbedStatus extends FormEmbedProperties {
   /**
    * Takes focus from what is about to go (the button, the frame): focus left on a removed node
    * falls to the page's body, where the element could no longer tell it from a click elsewhere.
+   * @internal
    */
-  protected _hold() {
+  protected _holdFocus() {
     this.#held = true;
     this.#area.focus();
   }
 
   /**
-   * If the status area still holds the focus `_hold` gave it (nothing on the page has taken it
+   * If the status area still holds the focus `_holdFocus` gave it (nothing on the page has taken it
    * since), gives it to the button shown (Try again, or the lapse notice's Dismiss, so that the
    * notice is read before the form takes focus), else to `target`, else keeps it on the message.
+   * @internal
    */
-  protected _handOver(target?: HTMLElement) {
+  protected _handFocusOver(target?: HTMLElement) {
     // activeElement, not :focus, which Chromium matches only while the page itself has focus.
     if (this.#held && (this.renderRoot as ShadowRoot).activeElement === this.#area) {
       (this.#button.isConnected ? this.#button : target)?.focus();

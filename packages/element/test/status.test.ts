@@ -1,6 +1,6 @@
 import { FormSessionError } from '@form-embed/protocol/browser';
 import { expect, fixture, html } from '@open-wc/testing';
-import { type FormEmbedElement, messages } from '../src/index.js';
+import { FormEmbedElement, messages } from '../src/index.js';
 import {
   embedOrigin,
   errorMessage,
@@ -272,6 +272,27 @@ describe('<form-embed> status and accessibility', () => {
       const style = getComputedStyle(button);
       expect(style.outlineStyle).to.not.equal('none');
       expect(Number.parseFloat(style.outlineWidth)).to.be.at.least(1);
+    });
+
+    it("calls remint(), as the README says: a partner's subclass that overrides it is asked", async () => {
+      const reasons: string[] = [];
+      class SigningInFormEmbed extends FormEmbedElement {
+        override remint() {
+          reasons.push('remint');
+          super.remint();
+        }
+      }
+      SigningInFormEmbed.define('signing-in-form-embed');
+      const stub = sessionStub();
+      const element = await fixture<SigningInFormEmbed>(
+        html`<signing-in-form-embed form-id="f1" .fetchSession=${stub.fetchSession}></signing-in-form-embed>`,
+      );
+      await frames();
+      stub.calls[0]?.reject(failure('unknown'));
+      await settle(element);
+      statusOf(element).querySelector('button')?.click();
+      expect(reasons).to.deep.equal(['remint']);
+      expect(stub.calls).to.have.length(2);
     });
 
     it('the status area takes its colours from --form-embed-status-color and -background', async () => {
