@@ -1,3 +1,7 @@
+import es from '@form-embed/element/locales/es';
+import fr from '@form-embed/element/locales/fr';
+import it from '@form-embed/element/locales/it';
+import nl from '@form-embed/element/locales/nl';
 import type { Page } from '@playwright/test';
 import { expectNoAxeViolations } from './axe.js';
 import { eventsOf, expect, recordEvents, submitOf, test } from './demo-fixture.js';
@@ -29,6 +33,15 @@ for (const lang of ['en', 'de'] as const) {
     await expect(status).toHaveText(signIn[lang]);
     await expect(status.getByRole('button')).toHaveCount(0);
     await shoot(page.locator('.stage'), testInfo, `${lang}-8-signed-out`);
+    // The other shipped packs say it too, photographed by switching the console's language.
+    if (lang === 'en') {
+      for (const [other, pack] of Object.entries({ fr, es, it, nl })) {
+        await page.selectOption('#lang', other);
+        await expect(status).toHaveText(pack.sign_in_required);
+        await shoot(page.locator('.stage'), testInfo, `${other}-8-signed-out`);
+      }
+      await page.selectOption('#lang', lang);
+    }
     const error = (await eventsOf(page)).findLast((e) => e.type === 'form-embed-error');
     expect(error?.detail).toMatchObject({
       code: 'sign_in_required',

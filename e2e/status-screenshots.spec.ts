@@ -1,3 +1,7 @@
+import es from '@form-embed/element/locales/es';
+import fr from '@form-embed/element/locales/fr';
+import it from '@form-embed/element/locales/it';
+import nl from '@form-embed/element/locales/nl';
 import type { Page } from '@playwright/test';
 import { expect, holdNextMint, submitOf, test } from './demo-fixture.js';
 import { shoot } from './shoot.js';
@@ -15,10 +19,29 @@ const storm = {
   de: 'Die Anmeldung am Formular ist mehrmals fehlgeschlagen.',
 };
 
+/**
+ * The other shipped packs, checked and photographed in the English test's states by switching the
+ * console's language (a repaint), not by a test of their own: the states cost the time, not the text.
+ */
+const others = { fr, es, it, nl };
+
 for (const lang of ['en', 'de'] as const) {
   test(`screenshots of every state of <form-embed>, ${lang}`, async ({ page, demo }, testInfo) => {
     const stage = page.locator('.stage');
-    const shot = (name: string) => shoot(stage, testInfo, `${lang}-${name}`);
+    /** Photographs the state; in English, also in each other pack, saying `key` (and `button`). */
+    const shot = async (name: string, key?: keyof typeof fr, button?: 'retry' | 'dismiss') => {
+      await shoot(stage, testInfo, `${lang}-${name}`);
+      if (lang !== 'en') return;
+      for (const [other, pack] of Object.entries(others)) {
+        await page.selectOption('#lang', other);
+        if (key) await expect(status(page)).toContainText(pack[key]);
+        if (button)
+          await expect(element(page).locator(`[part=${button}]`)).toHaveText(pack[button]);
+        else await expect(status(page).getByRole('button')).toHaveCount(0);
+        await shoot(stage, testInfo, `${other}-${name}`);
+      }
+      await page.selectOption('#lang', lang);
+    };
     const fail = (code: string, retryable = false) =>
       demo.sandbox?.control.fail({
         kind: 'error',
@@ -38,7 +61,7 @@ for (const lang of ['en', 'de'] as const) {
     // message is announced); the paused clock holds animation frames too.
     await page.clock.runFor(100);
     await expect(status(page)).toHaveText(loading[lang]);
-    await shot('1-minting');
+    await shot('1-minting', 'loading');
     mint.release();
     await expect(element(page)).toHaveAttribute('state', 'framed');
     await expect(submitOf(page)).toBeVisible();
@@ -48,27 +71,27 @@ for (const lang of ['en', 'de'] as const) {
     await remint();
     await expect(element(page)).toHaveAttribute('state', 'waiting');
     await expect(status(page)).toHaveText(retrying[lang]);
-    await shot('3-waiting');
+    await shot('3-waiting', 'retrying');
 
     // Offline when the retry falls due: the element waits for the connection, then retries.
     await page.context().setOffline(true);
     await page.clock.runFor(3_300);
     await expect(status(page)).toHaveText(offline[lang]);
-    await shot('4-offline');
+    await shot('4-offline', 'offline');
     await page.context().setOffline(false);
     await expect(element(page)).toHaveAttribute('state', 'framed');
 
     // One failure of each group where trying again cannot help: no Try again.
-    for (const [code, group] of [
-      ['user_not_found', 'forbidden'],
-      ['form_not_found', 'not-found'],
-      ['invalid_api_key', 'invalid-request'],
-    ]) {
-      fail(code as string);
+    for (const [code, group, key] of [
+      ['user_not_found', 'forbidden', 'forbidden'],
+      ['form_not_found', 'not-found', 'not_found'],
+      ['invalid_api_key', 'invalid-request', 'invalid_request'],
+    ] as const) {
+      fail(code);
       await remint();
       await expect(element(page)).toHaveAttribute('state', 'failed');
       await expect(element(page).locator('[part=retry]')).toHaveCount(0);
-      await shot(`5-failed-${group}`);
+      await shot(`5-failed-${group}`, key);
     }
 
     // A retryable failure that outlasts every attempt: unavailable, with Try again.
@@ -85,13 +108,13 @@ for (const lang of ['en', 'de'] as const) {
     }
     await expect(element(page)).toHaveAttribute('state', 'failed');
     await expect(element(page).locator('[part=retry]')).toBeVisible();
-    await shot('5-failed-unavailable');
+    await shot('5-failed-unavailable', 'unavailable', 'retry');
 
     fail('unknown');
     await remint();
     await expect(element(page)).toHaveAttribute('state', 'failed');
     await expect(element(page).locator('[part=retry]')).toBeVisible();
-    await shot('6-failed-with-retry');
+    await shot('6-failed-with-retry', 'unknown', 'retry');
 
     await element(page).locator('[part=retry]').click();
     await expect(element(page)).toHaveAttribute('state', 'framed');
@@ -100,7 +123,7 @@ for (const lang of ['en', 'de'] as const) {
     await submitOf(page).click();
     await expect(element(page).locator('[part=dismiss]')).toBeVisible();
     await expect(submitOf(page)).toBeVisible();
-    await shot('7-lapse-notice');
+    await shot('7-lapse-notice', 'lapsed', 'dismiss');
 
     // Every redemption fails, so each new frame posts `error`: the remint bound stops the loop.
     demo.sandbox?.control.fail({
@@ -112,6 +135,6 @@ for (const lang of ['en', 'de'] as const) {
     await remint();
     await expect(element(page)).toHaveAttribute('state', 'failed');
     await expect(status(page)).toContainText(storm[lang]);
-    await shot('9-storm');
+    await shot('9-storm', 'storm', 'retry');
   });
 }
