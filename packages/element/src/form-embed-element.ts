@@ -176,9 +176,10 @@ export class FormEmbedElement extends FormEmbedStatus {
       frame.remove();
     });
     listenToFrame(frame, embedOrigin, signal, (state) => {
-      // The session lapsed: the next frame, whoever remints (this run, a listener's remint(),
-      // a page that cancels this one and remints later), comes with the notice.
-      this.#lapsed ||= state === 'expired';
+      // This frame tells of a lapse and could not redeem its handle (`error` comes on load: its
+      // form never showed), or the session lapsed: the next frame, whoever remints (this run, a
+      // listener's remint(), a page that cancels this one and remints later), tells of it.
+      this.#lapsed ||= lapsed || state === 'expired';
       // A remint the page cancelled is none: it keeps the frame and counts for nothing. One a
       // listener made itself (remint(), which ends this run) counts as the element's would.
       if (

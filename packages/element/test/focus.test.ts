@@ -92,7 +92,19 @@ describe('<form-embed> focus', () => {
     expect(element.state).to.equal('framed');
   });
 
-  it('Dismiss that had focus when a remint after error removed the frame hands focus to the new frame', async () => {
+  it("Dismiss that had focus when the page's remint removed the frame hands focus to the new frame", async () => {
+    const { element, calls } = await mountFramed();
+    post(errorMessage('expired'), embedOrigin, frameOf(element)?.contentWindow ?? null);
+    calls[1]?.resolve(session());
+    await settle(element);
+    statusOf(element).querySelector<HTMLButtonElement>('[part=dismiss]')?.focus();
+    element.remint();
+    calls[2]?.resolve(session());
+    await settle(element);
+    expect(focusedIn(element)).to.equal('iframe frame');
+  });
+
+  it("Dismiss that had focus when the notice's frame posted error goes to the notice passed on", async () => {
     const { element, calls } = await mountFramed();
     post(errorMessage('expired'), embedOrigin, frameOf(element)?.contentWindow ?? null);
     calls[1]?.resolve(session());
@@ -101,7 +113,7 @@ describe('<form-embed> focus', () => {
     post(errorMessage('error'), embedOrigin, frameOf(element)?.contentWindow ?? null);
     calls[2]?.resolve(session());
     await settle(element);
-    expect(focusedIn(element)).to.equal('iframe frame');
+    expect(focusedIn(element)).to.equal('button dismiss');
   });
 
   it('a failure without Try again takes no focus the user did not give the element', async () => {

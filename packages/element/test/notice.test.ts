@@ -61,8 +61,21 @@ describe('<form-embed> lapse notice', () => {
     expect(element.shadowRoot?.activeElement).to.equal(frameOf(element));
   });
 
-  it('the next remint, for any reason, takes the notice away', async () => {
+  it('a frame with the notice whose handle could not be redeemed (error: its form never showed) passes the notice on to the next frame', async () => {
     const mounted = await remintAfter('expired');
+    const notices = record(mounted.element, 'form-embed-notice');
+    await remintAfter('error', mounted);
+    expect(statusOf(mounted.element).textContent).to.equal(`${lapsed}Dismiss`);
+    expect(notices).to.have.length(1);
+  });
+
+  it("a remint after the notice's frame showed its form, the page's own or after error, takes the notice away", async () => {
+    const mounted = await remintAfter('expired');
+    await remintAfter('error', mounted); // the notice passed on to this frame, which shows its form
+    mounted.element.remint();
+    mounted.calls.at(-1)?.resolve(session());
+    await settle(mounted.element);
+    expect(statusOf(mounted.element).textContent).to.equal('');
     await remintAfter('error', mounted);
     expect(statusOf(mounted.element).textContent).to.equal('');
   });
