@@ -92,12 +92,19 @@ describe('<form-embed> focus', () => {
     expect(element.state).to.equal('framed');
   });
 
-  it("Dismiss that had focus when the page's remint removed the frame hands focus to the new frame", async () => {
-    const { element, calls } = await mountFramed();
+  /** A frame with the lapse notice, whose Dismiss has focus. */
+  async function noticeDismissFocused() {
+    const mounted = await mountFramed();
+    const { element, calls } = mounted;
     post(errorMessage('expired'), embedOrigin, frameOf(element)?.contentWindow ?? null);
     calls[1]?.resolve(session());
     await settle(element);
     statusOf(element).querySelector<HTMLButtonElement>('[part=dismiss]')?.focus();
+    return mounted;
+  }
+
+  it("Dismiss that had focus when the page's remint removed the frame hands focus to the new frame", async () => {
+    const { element, calls } = await noticeDismissFocused();
     element.remint();
     calls[2]?.resolve(session());
     await settle(element);
@@ -105,11 +112,7 @@ describe('<form-embed> focus', () => {
   });
 
   it("Dismiss that had focus when the notice's frame posted error goes to the notice passed on", async () => {
-    const { element, calls } = await mountFramed();
-    post(errorMessage('expired'), embedOrigin, frameOf(element)?.contentWindow ?? null);
-    calls[1]?.resolve(session());
-    await settle(element);
-    statusOf(element).querySelector<HTMLButtonElement>('[part=dismiss]')?.focus();
+    const { element, calls } = await noticeDismissFocused();
     post(errorMessage('error'), embedOrigin, frameOf(element)?.contentWindow ?? null);
     calls[2]?.resolve(session());
     await settle(element);
