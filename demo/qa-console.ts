@@ -27,7 +27,14 @@ const current = () => slot.querySelector('form-embed') as FormEmbedElement | nul
 
 const config: DemoConfig = await (await fetch('/demo/config')).json();
 byId('mode').textContent = config.mode === 'sandbox' ? 'Sandbox' : 'Real service';
-byId('controls').hidden = config.mode !== 'sandbox';
+// On a real service only the controls that drive the sandbox go: Burn and Remint act on the
+// element and its frame, which work on any service, and the console says why the rest is gone.
+const onSandbox = config.mode === 'sandbox';
+for (const piece of document.querySelectorAll<HTMLElement>('[data-sandbox-only]')) {
+  piece.hidden = !onSandbox;
+}
+byId('controls-heading').textContent = onSandbox ? 'Sandbox controls' : 'Form controls';
+byId('no-sandbox').hidden = onSandbox;
 byId('signed-in').hidden = config.mode !== 'sandbox';
 
 for (const { id, label } of config.personas) personaSelect.add(new Option(label, id));

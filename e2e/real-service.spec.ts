@@ -67,12 +67,26 @@ test.describe('npm start against a real service (FORM_EMBED_BASE_URL, FORM_EMBED
     try {
       await page.goto(await demo.url);
       await expect(page.locator('#mode')).toHaveText('Real service');
-      await expect(page.locator('#controls')).toBeHidden();
+      // Only what drives the sandbox is hidden: Burn and Remint act on the element and the
+      // frame, which a real service has too, and the console says why the rest is gone.
+      for (const hidden of ['Expire the session now', 'Arm', 'Set', 'Reset the sandbox']) {
+        await expect(page.getByRole('button', { name: hidden, exact: true })).toBeHidden();
+      }
+      await expect(page.getByLabel('Upstream latency (ms)')).toBeHidden();
+      await expect(page.locator('#controls')).toContainText('a real service has none of them');
       await expect(page.locator('#signed-in')).toBeHidden();
       await expect(page.locator('#embed-slot form-embed')).toHaveAttribute('state', 'framed');
       await expect(submitOf(page)).toBeVisible();
-      // The catalogue and the mint came from that service, as FORM_EMBED_USER.
-      expect(service.control.stats()).toMatchObject({ 'POST /api/v1/forms/{formId}/session': 1 });
+      const mints = () => service.control.stats()['POST /api/v1/forms/{formId}/session'];
+      await page.getByRole('button', { name: 'Remint now' }).click();
+      await expect(page.locator('#control-result')).toHaveText('Done: remint');
+      await expect.poll(mints).toBe(2);
+      // The reloaded frame redeems the spent handle again: its page says error, the element remints.
+      await page.getByRole('button', { name: 'Burn the handle (reload the frame)' }).click();
+      await expect.poll(mints).toBe(3);
+      await expect(submitOf(page)).toBeVisible();
+      // The catalogue and the mints came from that service, as FORM_EMBED_USER.
+      expect(service.control.stats()).toMatchObject({ 'POST /api/v1/forms/{formId}/session': 3 });
       expect(demo.output()).toContain(`Real service     ${service.baseUrl}`);
     } finally {
       // Ctrl-C while the tab is open, its Vite websocket with it.
