@@ -5,7 +5,7 @@ import es from '@form-embed/element/locales/es';
 import fr from '@form-embed/element/locales/fr';
 import it from '@form-embed/element/locales/it';
 import nl from '@form-embed/element/locales/nl';
-import type { Catalogue } from '@form-embed/protocol/browser';
+import { type Catalogue, readSessionError } from '@form-embed/protocol/browser';
 import { byId, sayInvalid } from './dom.js';
 import { logEvents, showState } from './event-log.js';
 import { sandboxControls } from './sandbox-controls.js';
@@ -84,11 +84,27 @@ function embed(choice: string, title: string, typed = false) {
   slot.append(element);
 }
 
+const catalogueError = byId<HTMLParagraphElement>('catalogue-error');
+/** Says under the catalogue why it could not be listed (read with the list), or nothing. */
+function sayCatalogueError(problem: string | undefined) {
+  catalogueError.textContent = problem ?? '';
+  catalogueError.hidden = !problem;
+  if (problem) formSelect.setAttribute('aria-describedby', catalogueError.id);
+  else formSelect.removeAttribute('aria-describedby');
+}
+
 async function loadCatalogue() {
   const answer = await fetch('/form-sessions/forms', { cache: 'no-store' });
   formSelect.replaceChildren();
+  sayCatalogueError(undefined);
   if (!answer.ok) {
+    // The middleware's SessionError: on a real service a wrong FORM_EMBED_API_KEY or base URL
+    // shows here first, and the tester should not have to open the network panel to learn it.
+    const error = readSessionError(await answer.json().catch(() => undefined));
     formSelect.add(new Option(`Catalogue unavailable (${answer.status})`, ''));
+    sayCatalogueError(
+      `${error ? `${error.code}: ${error.message}` : 'No SessionError came back.'} The terminal running npm start says why.`,
+    );
     return;
   }
   const { forms } = (await answer.json()) as Catalogue;

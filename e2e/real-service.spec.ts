@@ -95,6 +95,43 @@ test.describe('npm start against a real service (FORM_EMBED_BASE_URL, FORM_EMBED
     expect(await demo.exit).toBe(0);
     expect(demo.output()).not.toContain(service.apiKey);
   });
+
+  test('a refused API key or an unreachable base URL: the console names the SessionError of the catalogue, and the key appears in neither the page nor the output', async ({
+    page,
+  }) => {
+    test.slow();
+    const apiKey = 'fe_test_notTheOrganisationsKey1';
+    const refused = npmStart({ FORM_EMBED_BASE_URL: service.baseUrl, FORM_EMBED_API_KEY: apiKey });
+    // A port nothing listens on: the service's own, closed.
+    const closed = await startSandbox();
+    const closedUrl = closed.baseUrl;
+    await closed.close();
+    const unreachable = npmStart({ FORM_EMBED_BASE_URL: closedUrl, FORM_EMBED_API_KEY: apiKey });
+    const seen: string[] = [];
+    page.on('response', async (response) => seen.push(await response.text().catch(() => '')));
+    try {
+      for (const [demo, code, status, message] of [
+        [refused, 'invalid_api_key', 401, 'The service refused the API key.'],
+        [unreachable, 'unavailable', 503, 'The service could not be reached.'],
+      ] as const) {
+        await page.goto(await demo.url);
+        const said = `${code}: ${message} The terminal running npm start says why.`;
+        await expect(page.locator('#form option')).toHaveText(`Catalogue unavailable (${status})`);
+        await expect(page.locator('#catalogue-error')).toHaveText(said);
+        await expect(page.getByLabel('From the catalogue')).toHaveAccessibleDescription(said);
+        expect(await page.content()).not.toContain(apiKey);
+      }
+    } finally {
+      refused.stop();
+      unreachable.stop();
+    }
+    await Promise.all([refused.exit, unreachable.exit]);
+    expect(refused.output()).toContain('the service refused the API key');
+    expect(unreachable.output()).toContain('could not be reached');
+    for (const text of [...seen, refused.output(), unreachable.output()]) {
+      expect(text).not.toContain(apiKey);
+    }
+  });
 });
 
 test('npm start refuses a half-set or malformed environment with one line, exit code 2', async () => {
