@@ -405,6 +405,19 @@ describe('<form-embed> status and accessibility', () => {
     expect(statusOf(element).querySelector('[part=retry]')).to.not.equal(null);
   });
 
+  it('Try again says it is loading, minting, until its mint answers: the Dismiss path is not taken too', async () => {
+    const { element, calls } = await mount();
+    calls[0]?.reject(failure('unknown'));
+    await settle(element);
+    statusOf(element).querySelector<HTMLButtonElement>('[part=retry]')?.click();
+    await settle(element);
+    expect(element.getAttribute('state')).to.equal('minting');
+    expect(statusOf(element).textContent).to.equal('Loading the form…');
+    calls[1]?.resolve(session());
+    await settle(element);
+    expect(element.state).to.equal('framed');
+  });
+
   it("a button of the page's own in the error slot does not remint; the built-in Try again does", async () => {
     const stub = sessionStub();
     const element = await fixture<FormEmbedElement>(
