@@ -418,6 +418,17 @@ describe('<form-embed> status and accessibility', () => {
     expect(element.state).to.equal('framed');
   });
 
+  it("a page's new words for the button alone relabel it, though the message stays as it was", async () => {
+    const { element, calls } = await mount();
+    calls[0]?.reject(failure('unknown'));
+    await settle(element);
+    const message = statusOf(element).querySelector('slot')?.textContent;
+    element.messages = { retry: 'Retry now' };
+    await settle(element);
+    expect(statusOf(element).querySelector('slot')?.textContent).to.equal(message);
+    expect(statusOf(element).querySelector('[part=retry]')?.textContent).to.equal('Retry now');
+  });
+
   it("a button of the page's own in the error slot does not remint; the built-in Try again does", async () => {
     const stub = sessionStub();
     const element = await fixture<FormEmbedElement>(
