@@ -80,6 +80,22 @@ describe('<form-embed> lapse notice', () => {
     expect(statusOf(mounted.element).textContent).to.equal('');
   });
 
+  it('a lapse the page kept the frame through (remint cancelled) is not told on a new form, a fresh start', async () => {
+    const { element, calls } = await mountFramed();
+    element.addEventListener('form-embed-remint', (event) => event.preventDefault(), {
+      once: true,
+    });
+    post(errorMessage('expired'), embedOrigin, frameOf(element)?.contentWindow ?? null);
+    await settle(element);
+    expect(calls).to.have.length(1);
+    element.formId = 'f2';
+    await settle(element);
+    calls[1]?.resolve(session());
+    await settle(element);
+    expect(element.state).to.equal('framed');
+    expect(statusOf(element).textContent).to.equal('');
+  });
+
   it('form-embed-notice is fired, cancelable, and preventDefault() shows no notice', async () => {
     const mounted = await mountFramed();
     const events = record(mounted.element, 'form-embed-notice');
