@@ -10,14 +10,21 @@ function latencySent(page: Page): unknown[] {
   return sent;
 }
 
+/** The latency box, its Set button, and the bodies posted to the latency control from now on. */
+function latencyControls(page: Page) {
+  return {
+    sent: latencySent(page),
+    box: page.getByLabel('Upstream latency (ms)'),
+    set: page.getByRole('button', { name: 'Set', exact: true }),
+  };
+}
+
 test('the latency box takes whole milliseconds in digits, and says so of anything else without sending it', async ({
   page,
   demo,
 }) => {
   await page.goto(demo.url);
-  const sent = latencySent(page);
-  const box = page.getByLabel('Upstream latency (ms)');
-  const set = page.getByRole('button', { name: 'Set', exact: true });
+  const { sent, box, set } = latencyControls(page);
   for (const typed of ['1e3', '1.5', '-5', '0x10', '', '60001', '1,000']) {
     await box.fill(typed);
     await set.click();
@@ -185,4 +192,47 @@ test('the form the tester picked is kept through a portal user whose list lacks 
   await expect(form).toHaveValue('form:form_google');
   await expect(element).toHaveAttribute('form-id', 'form_google');
   await expect(element).toHaveAttribute('state', 'framed');
+});
+
+test('the latency box takes its bound, 60000; checks nothing before Set; and a refused value clears the last result and puts focus back in the box', async ({
+  page,
+  demo,
+}) => {
+  await page.goto(demo.url);
+  const { sent, box, set } = latencyControls(page);
+  const result = page.locator('#control-result');
+  await box.fill('1e3');
+  await expect(box, 'nothing is marked while typing, before Set').not.toHaveAttribute(
+    'aria-invalid',
+  );
+  await box.fill('60000');
+  await set.click();
+  await expect(result).toHaveText('Done: latency');
+  await expect(box).not.toHaveAttribute('aria-invalid');
+  await box.fill('60001');
+  await set.click();
+  await expect(box).toHaveAttribute('aria-invalid', 'true');
+  await expect(result, 'the last result is not left as if of this Set').toHaveText('');
+  await expect(box).toBeFocused();
+  expect(sent).toEqual([{ ms: 60000 }]);
+});
+
+test('Arm shows the count once the sandbox has armed the failure, and sends a retryable code its Retry-After', async ({
+  page,
+  demo,
+}) => {
+  await page.goto(demo.url);
+  const armed = page.getByRole('status').filter({ hasText: 'Armed failures' });
+  await expect(armed).toHaveText('Armed failures: none.');
+  const bodies: unknown[] = [];
+  // A slow answer to Arm: the count is looked up after it, not beside it.
+  await page.route('**/demo/control/fail', async (route) => {
+    bodies.push(route.request().postDataJSON());
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await route.continue();
+  });
+  await page.selectOption('#fail-code', 'unavailable');
+  await page.getByRole('button', { name: 'Arm', exact: true }).click();
+  await expect(armed).toHaveText('Armed failures: 1 (the next mint fails).');
+  expect(bodies).toEqual([{ kind: 'error', scope: 'session', code: 'unavailable', retryAfter: 3 }]);
 });
