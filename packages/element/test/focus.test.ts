@@ -123,7 +123,7 @@ describe('<form-embed> focus', () => {
     const { element, calls } = await mount();
     calls[0]?.reject(failure('form_not_found'));
     await settle(element);
-    expect(document.activeElement).to.equal(document.body);
+    expect(document.activeElement === document.body, 'focus on the body').to.equal(true);
   });
 
   it('a repaint that changes nothing in the status leaves focus on its button', async () => {

@@ -87,7 +87,7 @@ describe('<form-embed> embed messages', () => {
     post(errorMessage(), embedOrigin, frame?.contentWindow ?? null);
     await settle(element);
     expect(calls).to.have.length(1);
-    expect(frameOf(element)).to.equal(frame);
+    expect(frameOf(element) === frame, 'the same frame').to.equal(true);
     expect(element.state).to.equal('framed');
   });
 
@@ -100,7 +100,7 @@ describe('<form-embed> embed messages', () => {
     await settle(element);
     expect(remints).to.have.length(8);
     expect(calls).to.have.length(1);
-    expect(frameOf(element)).to.equal(frame);
+    expect(frameOf(element) === frame, 'the same frame').to.equal(true);
     expect(element.state).to.equal('framed');
   });
 

@@ -58,7 +58,9 @@ describe('<form-embed> lapse notice', () => {
     expect(statusOf(element).textContent).to.equal('');
     expect(element.state).to.equal('framed');
     expect(calls).to.have.length(2);
-    expect(element.shadowRoot?.activeElement).to.equal(frameOf(element));
+    expect(element.shadowRoot?.activeElement === frameOf(element), 'focus in the frame').to.equal(
+      true,
+    );
   });
 
   it('a frame with the notice whose handle could not be redeemed (error: its form never showed) passes the notice on to the next frame', async () => {
