@@ -107,8 +107,10 @@ test.describe('npm start against a real service (FORM_EMBED_BASE_URL, FORM_EMBED
     const closedUrl = closed.baseUrl;
     await closed.close();
     const unreachable = npmStart({ FORM_EMBED_BASE_URL: closedUrl, FORM_EMBED_API_KEY: apiKey });
-    const seen: string[] = [];
-    page.on('response', async (response) => seen.push(await response.text().catch(() => '')));
+    // Each body is read in a promise of its own, all awaited before the verdict (as secrets.spec
+    // does): a body read after the last assertion would otherwise go unchecked.
+    const bodies: Promise<string>[] = [];
+    page.on('response', (response) => bodies.push(response.text().catch(() => '')));
     try {
       for (const [demo, code, status, message] of [
         [refused, 'invalid_api_key', 401, 'The service refused the API key.'],
@@ -128,7 +130,7 @@ test.describe('npm start against a real service (FORM_EMBED_BASE_URL, FORM_EMBED
     await Promise.all([refused.exit, unreachable.exit]);
     expect(refused.output()).toContain('the service refused the API key');
     expect(unreachable.output()).toContain('could not be reached');
-    for (const text of [...seen, refused.output(), unreachable.output()]) {
+    for (const text of [...(await Promise.all(bodies)), refused.output(), unreachable.output()]) {
       expect(text).not.toContain(apiKey);
     }
   });
