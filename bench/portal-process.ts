@@ -43,15 +43,15 @@ app.disable('x-powered-by');
 // Each mount reads the embed origins (GET /api/v1/me) when it is created, and nobody awaits that
 // read. The portal says it is ready only once they have answered: a read still out then would be
 // counted among the first mints' upstream requests.
-const creationReads: Promise<unknown>[] = []; // and any later ones: few, and never awaited
-const fetchNotingCreationReads: typeof fetch = (input, init) => {
+const meReads: Promise<unknown>[] = []; // every one: after the creation reads, few or none
+const fetchNotingMeReads: typeof fetch = (input, init) => {
   const answer = fetch(input, init);
   if (String(input).endsWith('/api/v1/me')) {
-    creationReads.push(answer.catch(() => {}));
+    meReads.push(answer.catch(() => {}));
   }
   return answer;
 };
-const options = { apiKey, baseUrl, resolveUser: () => BENCH_USER, fetch: fetchNotingCreationReads };
+const options = { apiKey, baseUrl, resolveUser: () => BENCH_USER, fetch: fetchNotingMeReads };
 app.use(MOUNT_PATH, formEmbedSessions({ ...options, limit: RAISED_USER_LIMIT }));
 app.use(
   NO_CATALOGUE_CACHE_MOUNT_PATH,
@@ -77,7 +77,7 @@ app.get('/', (_req, res) => {
 });
 
 const server = app.listen(0, '127.0.0.1', async () => {
-  await Promise.all(creationReads);
+  await Promise.all(meReads);
   const { port } = server.address() as AddressInfo;
   const info: PortalInfo = {
     url: `http://127.0.0.1:${port}`,

@@ -68,7 +68,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   /** Set by close(): a forms domain opening then, or asked for later, is closed at once. */
   let closed = false;
   const listen = (handler: RequestListener | undefined, port: number) =>
-    listenListed(servers, handler, port);
+    listenTracked(servers, handler, port);
 
   try {
     // Listen first so the apps know their origins; attach the handlers afterwards.
@@ -105,7 +105,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   }
 }
 
-interface Listener {
+interface ListeningServer {
   server: Server;
   origin: string;
 }
@@ -115,11 +115,11 @@ interface Listener {
  * closes before (a new forms domain, closed by reset()) leaves, or a long-running sandbox would
  * hold every one it ever opened.
  */
-async function listenListed(
+async function listenTracked(
   servers: Server[],
   handler: RequestListener | undefined,
   port: number,
-): Promise<Listener> {
+): Promise<ListeningServer> {
   const server = createServer(handler);
   server.keepAliveTimeout = IDLE_CONNECTION_MS;
   server.headersTimeout = IDLE_CONNECTION_MS + 1_000;
@@ -145,7 +145,7 @@ async function listenListed(
  */
 function newFormsDomains(
   state: SandboxState,
-  listen: (handler: RequestListener, port: number) => Promise<Listener>,
+  listen: (handler: RequestListener, port: number) => Promise<ListeningServer>,
   closed: () => boolean,
 ) {
   const newDomains: Server[] = [];
