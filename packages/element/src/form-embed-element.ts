@@ -40,7 +40,9 @@ export type { FetchSession, FormEmbedState } from './types.js';
 export class FormEmbedElement extends FormEmbedStatus {
   // Aborting it ends the run's mint, waits, frame and frame listener; none while disconnected.
   #run?: AbortController;
-  #lapsed?: boolean; // this run replaces a session that expired: its frame comes with a notice
+  // The next frame comes with the lapse notice: a frame posted `expired`, or one that came with
+  // the notice could not redeem its handle. Set while that frame is up; a fresh start drops it.
+  #lapsed?: boolean;
   #remints!: () => boolean; // the framed page's remints, forgotten by a fresh start
 
   /** Mints a fresh session now and frames it, whatever the current state. */
