@@ -126,7 +126,7 @@ describe('<form-embed> framing', () => {
     await settle(element);
     const second = frameOf(element);
     expect(second).to.not.equal(null);
-    expect(second).to.not.equal(first);
+    expect(second !== first, 'a new iframe').to.equal(true);
     expect(first.isConnected).to.equal(false);
   });
 

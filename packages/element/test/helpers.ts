@@ -116,8 +116,8 @@ export async function frames() {
   for (let i = 0; i < 2; i++) await new Promise(requestAnimationFrame);
 }
 
-// A DOM node in a failing chai assertion hangs the browser while chai prints it: tests compare
-// nodes with `=== null` and assert the boolean.
+// A DOM node in a failing chai assertion can hang the browser while chai prints it: tests compare
+// nodes with `===` (or `!==`) and assert the boolean.
 export function frameOf(element: FormEmbedElement) {
   return element.shadowRoot?.querySelector('iframe') ?? null;
 }

@@ -109,7 +109,7 @@ describe('<form-embed> lifecycle', () => {
     expect(calls).to.have.length(2);
     calls[1]?.resolve(session());
     await settle(element);
-    expect(frameOf(element)).to.not.equal(first);
+    expect(frameOf(element) !== first, 'a new frame').to.equal(true);
   });
 
   it('moved with moveBefore (a reorder, a morph), it keeps its frame and what was typed in it, mints nothing, and still remints', async () => {
