@@ -54,7 +54,7 @@ export class FormEmbedElement extends FormEmbedStatus {
   /**
    * Moved with moveBefore (a framework's reorder, a morph), the element keeps its frame, and what
    * the person typed in it: the browser calls this instead of disconnecting and connecting it.
-   * @internal
+   * @ignore
    */
   connectedMoveCallback() {}
 

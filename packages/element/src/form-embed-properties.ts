@@ -62,7 +62,7 @@ export class FormEmbedProperties extends ReactiveElement {
    * and each time it is moved into another document (a Picture-in-Picture window, and back): a
    * shadow root may adopt only sheets made in its document's window, and drops the others on a
    * move. A constructed sheet needs no style-src 'unsafe-inline', in either window.
-   * @internal
+   * @ignore
    */
   adoptedCallback() {
     const sheet = new (this.ownerDocument.defaultView as typeof globalThis).CSSStyleSheet();

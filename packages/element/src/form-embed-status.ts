@@ -11,7 +11,8 @@ import type { FormEmbedState } from './types.js';
  *
  * The `_…` members are shared with `FormEmbedElement` alone, as Lit shares its own: tagged
  * internal, so the published types leave them out, and the no-bundler build shortens their names
- * as it does `#private` ones (SHARED_MEMBERS in scripts/no-bundler-file.ts).
+ * as it does `#private` ones (SHARED_MEMBERS in scripts/no-bundler-file.ts). The lifecycle
+ * callbacks a subclass may extend are tagged ignore instead: out of the manifest, in the types.
  */
 export abstract class FormEmbedStatus extends FormEmbedProperties {
   #state: FormEmbedState = 'idle';

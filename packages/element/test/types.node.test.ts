@@ -58,6 +58,7 @@ describe('event types', () => {
         moduleResolution: 'nodenext',
         declaration: true,
         emitDeclarationOnly: true,
+        stripInternal: true, // as tsconfig.build.json
         // The packages folder: the protocol's sources are in the program too.
         rootDir: join(packageDir, '..'),
         outDir: join(dir, 'declarations'),
@@ -110,6 +111,25 @@ describe('event types', () => {
       document.addEventListener('form-embed-error', (e) => { const w: string = e.willRetry; });
     `;
     assert.equal((await typeErrors(page)).length, 1);
+  });
+
+  test("a partner's subclass overrides the lifecycle callbacks and calls them on; the members the element's classes share are not in its types", async () => {
+    const subclass = `
+      import { FormEmbedElement } from '@form-embed/element/define';
+      export class PartnerEmbed extends FormEmbedElement {
+        override adoptedCallback() { super.adoptedCallback(); }
+        override connectedMoveCallback() { super.connectedMoveCallback(); }
+        override remint() { super.remint(); }
+      }
+    `;
+    assert.deepEqual(await typeErrors(subclass), []);
+    const reaching = `
+      import { FormEmbedElement } from '@form-embed/element/define';
+      export class PartnerEmbed extends FormEmbedElement {
+        paint() { this._paintStatus(); }
+      }
+    `;
+    assert.match((await typeErrors(reaching)).join('\n'), /_paintStatus/);
   });
 });
 
