@@ -12,6 +12,8 @@ import { sandboxControls } from './sandbox-controls.js';
 
 interface DemoConfig {
   mode: 'sandbox' | 'service';
+  /** On a real service: the FormSessionRequest user of every mint, null for none. */
+  serviceUser?: object | null;
   persona?: string;
   personas: { id: string; label: string; expect: string }[];
 }
@@ -36,6 +38,12 @@ for (const piece of document.querySelectorAll<HTMLElement>('[data-sandbox-only]'
 byId('controls-heading').textContent = onSandbox ? 'Sandbox controls' : 'Form controls';
 byId('no-sandbox').hidden = onSandbox;
 byId('signed-in').hidden = config.mode !== 'sandbox';
+byId('service-user').hidden = onSandbox;
+byId('service-user-text').textContent = config.serviceUser
+  ? Object.entries(config.serviceUser)
+      .map(([field, value]) => `${field}: ${value}`)
+      .join('\n')
+  : 'No user: FORM_EMBED_USER is not set, so only forms that need no sign-in open.';
 
 for (const { id, label } of config.personas) personaSelect.add(new Option(label, id));
 personaSelect.value = config.persona ?? '';

@@ -106,15 +106,21 @@ function mountPortal(app: express.Express, options: DemoOptions, sandbox: Sandbo
     catalogue: { anonymous: true },
   });
   app.use('/form-sessions', portal);
-  mountDemoRoutes(app, sandbox);
+  mountDemoRoutes(app, sandbox, realUser);
   return portal;
 }
 
 /** The QA console's own routes: its configuration, persona sign-in and the control proxy. */
-function mountDemoRoutes(app: express.Express, sandbox: Sandbox | undefined) {
+function mountDemoRoutes(
+  app: express.Express,
+  sandbox: Sandbox | undefined,
+  serviceUser: FormSessionUser | undefined,
+) {
   app.get('/demo/config', function demoConfig(req, res) {
     res.set('Cache-Control', 'no-store').json({
       mode: sandbox ? 'sandbox' : 'service',
+      // On a real service, the user every mint is for (FORM_EMBED_USER), none when it is unset.
+      serviceUser: sandbox ? undefined : (serviceUser ?? null),
       persona: sandbox ? signedInPersona(req) : undefined,
       personas: sandbox
         ? Object.entries(personas).map(([id, { label, expect }]) => ({ id, label, expect }))

@@ -75,6 +75,8 @@ test.describe('npm start against a real service (FORM_EMBED_BASE_URL, FORM_EMBED
       await expect(page.getByLabel('Upstream latency (ms)')).toBeHidden();
       await expect(page.locator('#controls')).toContainText('a real service has none of them');
       await expect(page.locator('#signed-in')).toBeHidden();
+      // Who every mint is for, as FORM_EMBED_USER says: a tester otherwise learns it from refusals.
+      await expect(page.locator('#service-user')).toContainText(fixtureIds.users.adele);
       await expect(page.locator('#embed-slot form-embed')).toHaveAttribute('state', 'framed');
       await expect(submitOf(page)).toBeVisible();
       const mints = () => service.control.stats()['POST /api/v1/forms/{formId}/session'];
