@@ -15,6 +15,7 @@ export function crossSiteGuard(
   const onForeignOrigin = foreignOriginWarnings(logger);
   return function crossSiteGuard(req: Request, res: Response, next: NextFunction): void {
     res.set('Cache-Control', 'no-store');
+    withholdForeignCors(req, res, allowedOrigins);
     try {
       refuseCrossSite(req, allowedOrigins, onForeignOrigin);
     } catch (refusal) {
@@ -23,6 +24,19 @@ export function crossSiteGuard(
     }
     next();
   };
+}
+
+/**
+ * Takes back the CORS grant a portal's own `cors()` in front of the Router gave an origin
+ * outside `allowedOrigins`: its page must never read an answer, not even one that passed the
+ * `Origin` check through an `X-Forwarded-Host` it wrote (trusted by `trust proxy`) in a browser
+ * that sends no `Sec-Fetch-Site`. The portal's own pages are same-origin and need no grant.
+ */
+function withholdForeignCors(req: Request, res: Response, allowed: ReadonlySet<string>): void {
+  const origin = req.headers.origin;
+  if (origin === undefined || allowed.has(canonicalOrigin(origin) ?? '')) return;
+  res.removeHeader('Access-Control-Allow-Origin');
+  res.removeHeader('Access-Control-Allow-Credentials');
 }
 
 /** How many distinct refused origins are logged; past that, refusals are only answered. */

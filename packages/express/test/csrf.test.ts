@@ -3,6 +3,7 @@ import { connect } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { SessionErrorBodySchema } from '@form-embed/protocol';
 import { type Sandbox, startSandbox } from '@form-embed/sandbox';
+import cors from 'cors';
 import {
   type Answer,
   type MountedMiddleware,
@@ -335,6 +336,41 @@ describe('CORS, for allowedOrigins only', () => {
       assert.equal(answer.headers.get('access-control-allow-origin'), null);
     }
     assert.deepEqual(portal.upstream.slice(before), []);
+  });
+
+  test("a portal's own CORS in front (every origin, with credentials) grants no page outside allowedOrigins a readable answer", async () => {
+    // Behind a proxy that passes the client's X-Forwarded-Host on, with trust proxy set, a page
+    // that names itself in one passes the Origin check; a browser that sends no Sec-Fetch-Site
+    // (Safari before 16.4) then mints for the signed-in user. The portal's cors() granted the
+    // preflight; the answer must still not be readable by that page.
+    await using permissive = await mountMiddleware(
+      watch,
+      { apiKey: sandbox.apiKey, baseUrl: sandbox.baseUrl, allowedOrigins: [ALLOWED_ORIGIN] },
+      (app) => {
+        app.set('trust proxy', 'loopback');
+        app.use(cors({ origin: true, credentials: true }));
+      },
+    );
+    const forged = {
+      origin: 'https://evil.example',
+      'x-forwarded-proto': 'https',
+      'x-forwarded-host': 'evil.example',
+    };
+    const refusedHeaders = { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' };
+    for (const answer of [
+      await permissive.mint(openForm, { session: 'adele', headers: forged }),
+      await permissive.request('/forms', { session: 'adele', headers: forged }),
+      await permissive.mint(openForm, { session: 'adele', headers: refusedHeaders }),
+    ]) {
+      assert.equal(answer.headers.get('access-control-allow-origin'), null, answer.text);
+      assert.equal(answer.headers.get('access-control-allow-credentials'), null);
+    }
+    const allowed = await permissive.mint(openForm, {
+      session: 'adele',
+      headers: { origin: ALLOWED_ORIGIN, 'sec-fetch-site': 'same-site' },
+    });
+    assert.equal(allowed.status, 200, allowed.text);
+    assert.equal(allowed.headers.get('access-control-allow-origin'), ALLOWED_ORIGIN);
   });
 
   test('without allowedOrigins, no origin is ever granted CORS', async () => {
