@@ -58,10 +58,41 @@ export function misuses(element: FormEmbedElement): string[] {
   return found;
 }
 
+/**
+ * A page whose Content-Security-Policy leaves the embed origin out of frame-src blocks the
+ * element's frame: the element says `framed` over an empty frame, and only the console's CSP
+ * error tells why. The browser tells the document, not the frame, so the element is the one whose
+ * frame has the blocked URL. Held weakly: a page may make and drop elements for as long as it runs.
+ */
+const watched = new Set<WeakRef<FormEmbedElement>>();
+function watchForBlockedFrames(element: FormEmbedElement) {
+  for (const ref of watched) {
+    const known = ref.deref();
+    if (known === element) return;
+    if (known === undefined) watched.delete(ref);
+  }
+  watched.add(new WeakRef(element));
+}
+if (typeof document !== 'undefined') {
+  document.addEventListener('securitypolicyviolation', (event) => {
+    if (!/^(frame|child|default)-src$/.test(event.effectiveDirective)) return;
+    for (const ref of watched) {
+      const element = ref.deref();
+      if (element?.shadowRoot?.querySelector('iframe')?.src !== event.blockedURI) continue;
+      const { origin } = new URL(event.blockedURI);
+      warn(
+        element,
+        `the page's Content-Security-Policy (${event.effectiveDirective}) blocks its frame on ${origin}, so the form does not show. Add ${origin} to the page's frame-src.`,
+      );
+    }
+  });
+}
+
 const prototype = FormEmbedElement.prototype as unknown as { willUpdate(changed: unknown): void };
 const { willUpdate } = prototype;
 prototype.willUpdate = function warnThenUpdate(this: FormEmbedElement, changed) {
   for (const message of misuses(this)) warn(this, message);
+  watchForBlockedFrames(this);
   willUpdate.call(this, changed);
 };
 
