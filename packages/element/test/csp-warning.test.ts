@@ -1,7 +1,7 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import '../src/dev/warnings.js';
 import type { FormEmbedElement } from '../src/index.js';
-import { embedOrigin, session, sessionStub, settle } from './helpers.js';
+import { embedOrigin, session, sessionStub, settle, warnings } from './helpers.js';
 
 // A file of its own: the policy it adds to the page cannot be taken back.
 describe('<form-embed> development warnings: a Content-Security-Policy that blocks the frame', () => {
@@ -11,10 +11,7 @@ describe('<form-embed> development warnings: a Content-Security-Policy that bloc
       content: "frame-src 'none'",
     });
     document.head.append(policy);
-    const seen: string[] = [];
-    const original = console.warn;
-    console.warn = (message: string) => seen.push(message);
-    try {
+    const seen = await warnings(async () => {
       const stub = sessionStub();
       const element = await fixture<FormEmbedElement>(
         html`<form-embed form-id="f1" .fetchSession=${stub.fetchSession}></form-embed>`,
@@ -25,9 +22,7 @@ describe('<form-embed> development warnings: a Content-Security-Policy that bloc
       stub.calls[0]?.resolve(session());
       await settle(element);
       await violation;
-    } finally {
-      console.warn = original;
-    }
+    });
     expect(seen).to.have.length(1);
     expect(seen[0]).to.match(
       new RegExp(

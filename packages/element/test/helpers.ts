@@ -168,3 +168,39 @@ export function when<K extends keyof HTMLElementEventMap>(element: HTMLElement, 
     element.addEventListener(type, resolve, { once: true }),
   );
 }
+
+/** Makes `navigator.onLine` read `isOnline()`; the function returned puts the browser's back. */
+export function stubOnLine(isOnline: () => boolean): () => void {
+  const descriptor = Object.getOwnPropertyDescriptor(Navigator.prototype, 'onLine');
+  Object.defineProperty(navigator, 'onLine', { configurable: true, get: isOnline });
+  return () => {
+    delete (navigator as { onLine?: boolean }).onLine;
+    if (descriptor) Object.defineProperty(Navigator.prototype, 'onLine', descriptor);
+  };
+}
+
+/** A `loading="lazy"` element below a tall spacer in a 300 px scroller: far from the viewport. */
+export async function mountLazyFarAway() {
+  const stub = sessionStub();
+  const container = await fixture<HTMLDivElement>(
+    html`<div style="height: 300px; overflow: auto">
+      <div style="height: 3000px"></div>
+      <form-embed form-id="f1" loading="lazy" .fetchSession=${stub.fetchSession}></form-embed>
+    </div>`,
+  );
+  const element = container.querySelector('form-embed') as FormEmbedElement;
+  return { ...stub, container, element };
+}
+
+/** Collects console.warn's first arguments while `run` runs. */
+export async function warnings(run: () => Promise<unknown>) {
+  const seen: string[] = [];
+  const original = console.warn;
+  console.warn = (message: string) => seen.push(message);
+  try {
+    await run();
+  } finally {
+    console.warn = original;
+  }
+  return seen;
+}

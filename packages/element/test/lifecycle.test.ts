@@ -6,6 +6,7 @@ import {
   frameOf,
   mount,
   mountFramed,
+  mountLazyFarAway,
   post,
   record,
   session,
@@ -179,14 +180,7 @@ describe('<form-embed> lifecycle', () => {
   });
 
   it('loading="lazy" mints only when the element nears the viewport', async () => {
-    const stub = sessionStub();
-    const container = await fixture<HTMLDivElement>(
-      html`<div style="height: 300px; overflow: auto">
-        <div style="height: 3000px"></div>
-        <form-embed form-id="f1" loading="lazy" .fetchSession=${stub.fetchSession}></form-embed>
-      </div>`,
-    );
-    const element = container.querySelector('form-embed') as FormEmbedElement;
+    const { element, container, ...stub } = await mountLazyFarAway();
     await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
     await settle(element);
     expect(stub.calls).to.have.length(0);

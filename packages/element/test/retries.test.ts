@@ -13,6 +13,7 @@ import {
   session,
   settle,
   statusOf,
+  stubOnLine,
 } from './helpers.js';
 
 const rateLimited = (retryAfter?: number) =>
@@ -291,16 +292,13 @@ describe('<form-embed> retries', () => {
   }
 
   describe('offline', () => {
-    const descriptor = Object.getOwnPropertyDescriptor(Navigator.prototype, 'onLine');
     let online = true;
+    let restore = () => {};
     beforeEach(() => {
       online = true;
-      Object.defineProperty(navigator, 'onLine', { configurable: true, get: () => online });
+      restore = stubOnLine(() => online);
     });
-    afterEach(() => {
-      delete (navigator as { onLine?: boolean }).onLine;
-      if (descriptor) Object.defineProperty(Navigator.prototype, 'onLine', descriptor);
-    });
+    afterEach(() => restore());
 
     it('offline pauses retries and the online event resumes them', async () => {
       const { element, calls, clock } = await mount();

@@ -9,12 +9,14 @@ import {
   frames,
   mount,
   mountFramed,
+  mountLazyFarAway,
   post,
   record,
   session,
   sessionStub,
   settle,
   statusOf,
+  stubOnLine,
   uninstallClock,
 } from './helpers.js';
 
@@ -341,8 +343,7 @@ describe('<form-embed> status and accessibility', () => {
     }
 
     it('passes while waiting offline', async () => {
-      const descriptor = Object.getOwnPropertyDescriptor(Navigator.prototype, 'onLine');
-      Object.defineProperty(navigator, 'onLine', { configurable: true, get: () => false });
+      const restore = stubOnLine(() => false);
       try {
         const { element, calls, clock } = await mount();
         calls[0]?.reject(failure('rate_limited', true));
@@ -352,8 +353,7 @@ describe('<form-embed> status and accessibility', () => {
         uninstallClock(); // axe keeps time with the window's timers
         await expect(element).to.be.accessible();
       } finally {
-        delete (navigator as { onLine?: boolean }).onLine;
-        if (descriptor) Object.defineProperty(Navigator.prototype, 'onLine', descriptor);
+        restore();
       }
     });
 
@@ -371,18 +371,11 @@ describe('<form-embed> status and accessibility', () => {
     });
 
     it('passes while idle, lazy and far from the viewport', async () => {
-      const stub = sessionStub();
-      const container = await fixture<HTMLDivElement>(
-        html`<div style="height: 300px; overflow: auto">
-          <div style="height: 3000px"></div>
-          <form-embed form-id="f1" loading="lazy" .fetchSession=${stub.fetchSession}></form-embed>
-        </div>`,
-      );
-      const element = container.querySelector('form-embed') as FormEmbedElement;
+      const { element, calls } = await mountLazyFarAway();
       await settle(element);
       expect(element.state).to.equal('idle');
       await expect(element).to.be.accessible();
-      expect(stub.calls).to.have.length(0);
+      expect(calls).to.have.length(0);
     });
 
     it('passes with the lapse notice and its Dismiss button', async () => {

@@ -12,6 +12,7 @@ import {
   session,
   settle,
   statusOf,
+  stubOnLine,
 } from './helpers.js';
 
 /** Everything a person can read or hear of the element: its status and its frame's name. */
@@ -131,8 +132,7 @@ describe('<form-embed> on a German page', () => {
   });
 
   it('offline is German', async () => {
-    const descriptor = Object.getOwnPropertyDescriptor(Navigator.prototype, 'onLine');
-    Object.defineProperty(navigator, 'onLine', { configurable: true, get: () => false });
+    const restore = stubOnLine(() => false);
     try {
       const { element, calls, clock } = await mount();
       calls[0]?.reject(failure('unavailable', true));
@@ -140,8 +140,7 @@ describe('<form-embed> on a German page', () => {
       await clock.tick(60_000);
       expectGerman(element, de.offline);
     } finally {
-      delete (navigator as { onLine?: boolean }).onLine;
-      if (descriptor) Object.defineProperty(Navigator.prototype, 'onLine', descriptor);
+      restore();
     }
   });
 

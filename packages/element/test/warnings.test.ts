@@ -1,20 +1,7 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import '../src/dev/warnings.js';
 import { FormEmbedElement } from '../src/index.js';
-import { sessionStub, settle } from './helpers.js';
-
-/** Collects console.warn's first arguments while `run` runs. */
-async function warnings(run: () => Promise<unknown>) {
-  const seen: string[] = [];
-  const original = console.warn;
-  console.warn = (message: string) => seen.push(message);
-  try {
-    await run();
-  } finally {
-    console.warn = original;
-  }
-  return seen;
-}
+import { sessionStub, settle, warnings } from './helpers.js';
 
 async function embed(markup: ReturnType<typeof html>) {
   const element = await fixture<FormEmbedElement>(markup);
