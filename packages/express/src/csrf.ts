@@ -1,5 +1,6 @@
 import { canonicalOrigin } from '@form-embed/protocol';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { isAllowedOrigin } from './allowed-origins-cors.js';
 import type { Logger } from './logger.js';
 import { countMintRefusedEarly } from './mint-metrics.js';
 import { sessionError } from './session-error-response.js';
@@ -15,7 +16,6 @@ export function crossSiteGuard(
   const onForeignOrigin = foreignOriginWarnings(logger);
   return function crossSiteGuard(req: Request, res: Response, next: NextFunction): void {
     res.set('Cache-Control', 'no-store');
-    withholdForeignCors(req, res, allowedOrigins);
     try {
       refuseCrossSite(req, allowedOrigins, onForeignOrigin);
     } catch (refusal) {
@@ -24,19 +24,6 @@ export function crossSiteGuard(
     }
     next();
   };
-}
-
-/**
- * Takes back the CORS grant a portal's own `cors()` in front of the Router gave an origin
- * outside `allowedOrigins`: its page must never read an answer, not even one that passed the
- * `Origin` check through an `X-Forwarded-Host` it wrote (trusted by `trust proxy`) in a browser
- * that sends no `Sec-Fetch-Site`. The portal's own pages are same-origin and need no grant.
- */
-function withholdForeignCors(req: Request, res: Response, allowed: ReadonlySet<string>): void {
-  const origin = req.headers.origin;
-  if (origin === undefined || allowed.has(canonicalOrigin(origin) ?? '')) return;
-  res.removeHeader('Access-Control-Allow-Origin');
-  res.removeHeader('Access-Control-Allow-Credentials');
 }
 
 /** How many distinct refused origins are logged; past that, refusals are only answered. */
@@ -76,7 +63,7 @@ function refuseCrossSite(
 ): void {
   const origin = req.headers.origin;
   const canonical = origin === undefined ? undefined : (canonicalOrigin(origin) ?? '');
-  const allowed = canonical !== undefined && allowedOrigins.has(canonical);
+  const allowed = isAllowedOrigin(allowedOrigins, origin);
   if (origin !== undefined && !allowed && !isOwnOrigin(req, origin, canonical)) {
     const own = `${req.protocol}://${hostWithPort(req) ?? ''}`;
     onForeignOrigin(origin, own);

@@ -59,8 +59,9 @@ export function formEmbedSessions(options: FormEmbedSessionsOptions): FormEmbedS
   });
 
   const router = express.Router();
-  // Before the cross-site check: a preflight from an allowed origin is answered here.
-  if (config.allowedOrigins.size > 0) router.use(corsForAllowedOrigins(config.allowedOrigins));
+  // Before the cross-site check: a preflight from an allowed origin is answered here, and a
+  // grant to any other origin taken back from every answer, refusals included.
+  router.use(corsForAllowedOrigins(config.allowedOrigins));
   router.use(crossSiteGuard(config.allowedOrigins, logger));
   router.post('/forms/:formId/session', mintSession);
   router.post('/core-forms/:slug/session', mintSession);
