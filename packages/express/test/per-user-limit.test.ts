@@ -436,6 +436,33 @@ describe('the limit key', () => {
         }
       });
     }
+
+    test("trust proxy a hop count with no proxy in front (a request with no X-Forwarded-For): one warning, as any client's own X-Forwarded-For is believed", async () => {
+      const own = new SecretWatch();
+      try {
+        await using portal = await mountMiddleware(
+          own,
+          { apiKey: sandbox.apiKey, baseUrl: sandbox.baseUrl, limit: { mints: 2 } },
+          (app) => app.set('trust proxy', 1),
+        );
+        // The portal's own visitors come straight in: nothing adds X-Forwarded-For.
+        assert.equal((await portal.mint(openForm)).status, 200);
+        assert.equal((await portal.mint(openForm)).status, 200);
+        // So a visitor who writes one is counted under any address it names.
+        for (const address of ['203.0.113.1', '203.0.113.2']) {
+          const answer = await portal.mint(openForm, { headers: { 'x-forwarded-for': address } });
+          assert.equal(answer.status, 200, answer.text);
+        }
+        const warnings = own.logLines.filter((line) => /trust proxy/.test(line.message));
+        assert.deepEqual(
+          warnings.map((line) => line.level),
+          ['warn'],
+        );
+        assert.match(warnings[0]?.message ?? '', /no X-Forwarded-For/);
+      } finally {
+        await own.assertNoSecret([sandbox.apiKey]);
+      }
+    });
   });
 });
 
