@@ -11,6 +11,7 @@ import { messageFirst, redactingLogger } from './logger.js';
 import { mintRoute } from './mint-route.js';
 import type { FormEmbedSessionsOptions } from './options.js';
 import { parseOptions } from './parse-options.js';
+import { warnOfPlainHttp } from './plain-http-warnings.js';
 import { bounded } from './portal-callback.js';
 import { withoutRepeats } from './repeated-lines.js';
 import { requestLimits } from './request-limits.js';
@@ -38,6 +39,7 @@ export interface FormEmbedSessionsRouter extends Router {
 export function formEmbedSessions(options: FormEmbedSessionsOptions): FormEmbedSessionsRouter {
   const config = parseOptions(options);
   const logger = withoutRepeats(redactingLogger(messageFirst(config.logger), config.apiKey));
+  warnOfPlainHttp(config, logger);
   const client = new ServiceClient({ ...config, logger });
   const embedOrigins = new EmbedOrigins(client, logger);
   embedOrigins.prefetch();

@@ -341,6 +341,33 @@ describe('formEmbedSessions options', () => {
     assert.match(logged, /fetch failed \(bad port\)/);
   });
 
+  test('plain http off this machine is warned of at construction, once per option: a baseUrl (the API key crosses the network in the clear) and an allowed origin (its page can be changed on the way)', () => {
+    const warned: string[] = [];
+    const logger = { warn: (message: string) => warned.push(message), error: () => {} };
+    const fetch = async () => new Response('{}', { status: 503 });
+    formEmbedSessions({
+      ...valid(),
+      baseUrl: 'http://api.example.com',
+      allowedOrigins: [
+        'http://portal.example',
+        'https://other.example',
+        'http://localhost:3000',
+        'http://app.localhost',
+        'http://127.0.0.2:8080',
+        'http://[::1]:4000',
+      ],
+      logger,
+      fetch,
+    });
+    assert.equal(warned.length, 2, warned.join('\n'));
+    assert.match(warned[0] ?? '', /baseUrl http:\/\/api\.example\.com is plain http.*API key/);
+    assert.match(warned[1] ?? '', /allowedOrigins lists http:\/\/portal\.example, plain http/);
+    assert.ok(!warned.join('\n').includes(sandbox.apiKey));
+    warned.length = 0;
+    formEmbedSessions({ ...valid(), allowedOrigins: ['https://other.example'], logger, fetch });
+    assert.deepEqual(warned, [], 'https, and http to this machine, are not warned of');
+  });
+
   test('a baseUrl with a path prefix keeps the prefix', async () => {
     await using portal = await mountMiddleware(watch, {
       apiKey: sandbox.apiKey,
