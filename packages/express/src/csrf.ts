@@ -69,7 +69,9 @@ function refuseCrossSite(
     onForeignOrigin(origin, own);
     throw sessionError(
       'forbidden',
-      `The request comes from another origin: Origin ${origin.slice(0, 200)} is neither this origin (${own}) nor an allowed one.`,
+      // The router's own origin goes to the log only: behind a proxy that rewrites Host, it is
+      // an inner address.
+      `The request comes from another origin: Origin ${origin.slice(0, 200)} is neither this router's nor an allowed one (the portal's log names both).`,
     );
   }
   const site = req.headers['sec-fetch-site']?.trim().toLowerCase();

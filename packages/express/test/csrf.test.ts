@@ -194,17 +194,17 @@ describe('Origin and Sec-Fetch-Site, each combination', () => {
     for (let i = 0; i < 2; i++) {
       const refused = await untrusting.mint(openForm, { session: 'adele', headers });
       assertRefused(refused, 'forbidden', 403);
-      assert.match(
-        refused.text,
-        /Origin https:\/\/portal\.example is neither this origin \(http:\/\/127\.0\.0\.1:\d+\)/,
-      );
+      assert.match(refused.text, /Origin https:\/\/portal\.example is neither this router's/);
+      // The router's own origin, which behind a proxy that rewrites Host is an inner address,
+      // goes to the log only.
+      assert.doesNotMatch(refused.text, /127\.0\.0\.1/);
     }
     // Said once in the log, with what to change: behind a proxy, the own pages look foreign.
     const told = watch.logLines
       .slice(logsBefore)
       .filter((line) => line.message.startsWith('refused a request from https://portal.example'));
     assert.equal(told.length, 1);
-    assert.match(told[0]?.message ?? '', /trust proxy/);
+    assert.match(told[0]?.message ?? '', /own origin is http:\/\/127\.0\.0\.1:\d+\. .*trust proxy/);
   });
 });
 
