@@ -1,6 +1,6 @@
 // The project setups: every package packed once, then seven small partner projects, each in a
 // fresh folder with only the tarballs and public packages installed, built, type-checked and
-// run. Run by `npm run test:setups` (after `npm run build`, as `npm test` does).
+// run, and the READMEs' code blocks type-checked in an eighth. Run by `npm run test:setups` (after `npm run build`, as `npm test` does).
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
@@ -14,6 +14,7 @@ import { closeBrowser, expectFramed } from './browser.js';
 import { startPortal } from './portal.js';
 import { installProject, type Project } from './project.js';
 import { manifestProblems } from './published-manifest.js';
+import { readmeSnippets, snippetFile, typeCheck } from './snippets.js';
 import { packAll, repositoryRoot } from './tarballs.js';
 
 const started = performance.now();
@@ -38,6 +39,7 @@ for (const name of [
   'static-html',
   'sandbox-types',
   'vue3-vite',
+  'readme-snippets',
 ]) {
   project(name).catch(() => {}); // the setup's own test reports the failure
 }
@@ -217,6 +219,17 @@ describe('project setups', { concurrency: 2, timeout: 240_000 }, () => {
       [],
       `setup ${page.name}: Vue took <form-embed> for a component`,
     );
+  });
+
+  test("8 readme-snippets: every README's ts, tsx and js block type-checks (strict) against the packed packages, as a partner copies it", async (t) => {
+    const snippets = await readmeSnippets();
+    const files = snippets.filter((snippet) => !snippet.skipped).map(snippetFile);
+    for (const { readme, line, skipped } of snippets.filter((snippet) => snippet.skipped))
+      t.diagnostic(`${readme}:${line} skipped: ${skipped}`);
+    t.diagnostic(`${files.length} blocks checked, ${snippets.length - files.length} skipped`);
+    const setup = await project('readme-snippets');
+    const errors = await typeCheck(setup.dir, files, bin('tsc'));
+    assert.deepEqual(errors, [], "the READMEs' code blocks");
   });
 });
 

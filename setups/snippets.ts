@@ -1,0 +1,166 @@
+// The READMEs' ```ts, ```tsx and ```js blocks as files of the readme-snippets setup, so that the
+// setups lane type-checks what a partner copies first against the packed packages.
+//
+// Every such block is checked, each as a program of its own (a block that types the tag only
+// because another imported /define must fail). A block that imports @form-embed/element, and a
+// tsx block, is a page's code (tsconfig.browser.json: DOM, bundler resolution, React 19's JSX);
+// any other is a Node server's (tsconfig.json: nodenext). A block whose first line is a file name comment (`// tests/limits.spec.ts`) is
+// written to that file, so that another block may import it. An HTML comment on the line just
+// before a block, unseen in the rendered README, says what a fragment needs:
+//   <!-- snippet assumes: app, signedInUser -->   names from src/<kind>/assumed.ts it uses
+//   <!-- snippet skipped: <why> -->                a block left unchecked, with the reason
+import { execFile } from 'node:child_process';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname, join, relative } from 'node:path';
+import { promisify } from 'node:util';
+import { repositoryRoot } from './tarballs.js';
+
+export const readmes = [
+  'README.md',
+  'packages/protocol/README.md',
+  'packages/express/README.md',
+  'packages/element/README.md',
+  'packages/sandbox/README.md',
+];
+
+export interface Snippet {
+  /** The README, from the repository's root. */
+  readme: string;
+  /** The README's line of the block's first line of code (1-based). */
+  line: number;
+  lang: 'ts' | 'tsx' | 'js';
+  /** The block's code, its list indentation taken off. */
+  code: string;
+  assumes: string[];
+  /** Why the block is not checked, when it is not. */
+  skipped?: string;
+}
+
+const fence = /^(\s*)```(\S*)\s*$/;
+const marker = /^\s*<!--\s*snippet\s+(assumes|skipped):\s*(.*?)\s*-->\s*$/;
+
+/** Every ```ts, ```tsx and ```js block of one README, with what its comment says of it. */
+export function snippetsOf(readme: string, text: string): Snippet[] {
+  const lines = text.split('\n');
+  const snippets: Snippet[] = [];
+  for (let index = 0; index < lines.length; index++) {
+    const opening = fence.exec(lines[index] ?? '');
+    if (!opening) continue;
+    const [, indent = '', lang = ''] = opening;
+    const end = lines.findIndex((line, at) => at > index && line.trim() === '```');
+    if (end < 0) throw new Error(`${readme}:${index + 1}: a code block that never ends`);
+    if (lang === 'ts' || lang === 'tsx' || lang === 'js') {
+      const code = lines.slice(index + 1, end).map((line) => line.slice(indent.length));
+      const said = comment(readme, lines, index);
+      snippets.push({
+        readme,
+        line: index + 2,
+        lang,
+        code: `${code.join('\n')}\n`,
+        assumes: said?.kind === 'assumes' ? said.value.split(/\s*,\s*/) : [],
+        ...(said?.kind === 'skipped' && { skipped: said.value }),
+      });
+    }
+    index = end;
+  }
+  return snippets;
+}
+
+/** The `<!-- snippet … -->` comment on the last non-blank line before the block, if any. */
+function comment(readme: string, lines: string[], fenceIndex: number) {
+  let before = fenceIndex - 1;
+  while (before >= 0 && lines[before]?.trim() === '') before--;
+  const line = lines[before] ?? '';
+  if (!/<!--\s*snippet/.test(line)) return undefined;
+  const said = marker.exec(line);
+  if (!said?.[2]) {
+    throw new Error(
+      `${readme}:${before + 1}: write '<!-- snippet assumes: name, … -->' or '<!-- snippet skipped: why -->'`,
+    );
+  }
+  return { kind: said[1] as 'assumes' | 'skipped', value: said[2] };
+}
+
+export async function readmeSnippets(): Promise<Snippet[]> {
+  const all = await Promise.all(
+    readmes.map(async (readme) =>
+      snippetsOf(readme, await readFile(join(repositoryRoot, readme), 'utf8')),
+    ),
+  );
+  return all.flat();
+}
+
+export interface SnippetFile {
+  snippet: Snippet;
+  /** The setup's tsconfig that checks it. */
+  config: 'tsconfig.json' | 'tsconfig.browser.json';
+  /** From the project's folder: src/server/… or src/browser/…. */
+  path: string;
+  text: string;
+}
+
+/**
+ * The file a snippet is checked as. The assumed names are imported on its last line, so that a
+ * line of the file is the same line of the block.
+ */
+export function snippetFile(snippet: Snippet): SnippetFile {
+  const page =
+    snippet.lang === 'tsx' || /^import\b[^;]*'@form-embed\/element[/']/m.test(snippet.code);
+  const kind = page ? 'browser' : 'server';
+  const named = /^\/\/ ([\w./-]+\.(?:ts|tsx|js))$/.exec(snippet.code.split('\n')[0] ?? '')?.[1];
+  const readmeName = snippet.readme.replace(/^packages\/|\/?README\.md$/g, '') || 'root';
+  const file = named ?? `${readmeName}-${snippet.line}.${snippet.lang}`;
+  const path = join('src', kind, file);
+  const assumed = relative(join('src', kind, file, '..'), join('src', kind, 'assumed.js'));
+  const imports = snippet.assumes.length
+    ? `import { ${snippet.assumes.join(', ')} } from '${assumed.startsWith('.') ? '' : './'}${assumed}';\n`
+    : '';
+  const config = kind === 'browser' ? 'tsconfig.browser.json' : 'tsconfig.json';
+  return { snippet, config, path, text: `${snippet.code}${imports}` };
+}
+
+/** tsc's errors, each `file(line,col): error …` told at the README's own line. */
+export function inReadmes(output: string, files: SnippetFile[]): string[] {
+  return output
+    .split('\n')
+    .filter((line) => /\berror TS\d+/.test(line))
+    .map((line) => {
+      const [, path, row = '', column, error] = /^(\S+)\((\d+),(\d+)\): (.*)$/.exec(line) ?? [];
+      const file = files.find((candidate) => candidate.path === path);
+      if (!file) return line;
+      const { readme, line: first } = file.snippet;
+      return `${readme}:${first + Number(row) - 1}:${column}: ${error}`;
+    });
+}
+
+/**
+ * Writes `files` into the setup at `dir` and type-checks each as a program of its own with
+ * `tsc`, two at a time: the errors, told at the READMEs' lines.
+ */
+export async function typeCheck(dir: string, files: SnippetFile[], tsc: string): Promise<string[]> {
+  for (const file of files) {
+    await mkdir(dirname(join(dir, file.path)), { recursive: true });
+    await writeFile(join(dir, file.path), file.text, { flag: 'wx' });
+  }
+  const errors: string[] = [];
+  const waiting = files.map((file, index) => ({ file, config: `tsconfig.snippet-${index}.json` }));
+  const checkNext = async (): Promise<void> => {
+    const next = waiting.shift();
+    if (!next) return;
+    const program = { extends: `./${next.file.config}`, include: [], files: [next.file.path] };
+    await writeFile(join(dir, next.config), JSON.stringify(program));
+    const failed = await promisify(execFile)(tsc, ['-p', next.config, '--pretty', 'false'], {
+      cwd: dir,
+    }).then(
+      () => undefined,
+      (error: { stdout?: string; stderr?: string }) => `${error.stdout}${error.stderr}`,
+    );
+    if (failed !== undefined) {
+      const told = inReadmes(failed, files);
+      errors.push(...(told.length > 0 ? told : [`tsc -p ${next.config} failed:\n${failed}`]));
+    }
+    return checkNext();
+  };
+  await Promise.all([checkNext(), checkNext()]);
+  return [...new Set(errors)].sort();
+}
