@@ -1,7 +1,7 @@
 // The READMEs' ```ts, ```tsx and ```js blocks as files of the readme-snippets setup, so that the
 // setups lane type-checks what a partner copies first against the packed packages.
 //
-// Every such block is checked, each as a program of its own (a block that types the tag only
+// Every such block is checked, a page's as a program of its own (a block that types the tag only
 // because another imported /define must fail). A block that imports @form-embed/element, and a
 // tsx block, is a page's code (tsconfig.browser.json: DOM, bundler resolution, React 19's JSX);
 // any other is a Node server's (tsconfig.json: nodenext). A block whose first line is a file name comment (`// tests/limits.spec.ts`) is
@@ -134,21 +134,33 @@ export function inReadmes(output: string, files: SnippetFile[]): string[] {
 }
 
 /**
- * Writes `files` into the setup at `dir` and type-checks each as a program of its own with
- * `tsc`, two at a time: the errors, told at the READMEs' lines.
+ * Writes `files` into the setup at `dir` and type-checks them with `tsc`, two programs at a time:
+ * the errors, told at the READMEs' lines. Each page's block is a program of its own, since the
+ * element's entries declare globals (the tag in HTMLElementTagNameMap and React's JSX) that one
+ * block's import would lend every other; the server's blocks, which no package of ours declares
+ * a global for, are one program.
  */
 export async function typeCheck(dir: string, files: SnippetFile[], tsc: string): Promise<string[]> {
   for (const file of files) {
     await mkdir(dirname(join(dir, file.path)), { recursive: true });
     await writeFile(join(dir, file.path), file.text, { flag: 'wx' });
   }
+  const server = files.filter((file) => file.config === 'tsconfig.json');
+  const pages = files.filter((file) => file.config === 'tsconfig.browser.json');
+  const waiting = [server, ...pages.map((page) => [page])].map((program, index) => ({
+    program,
+    config: `tsconfig.snippets-${index}.json`,
+  }));
   const errors: string[] = [];
-  const waiting = files.map((file, index) => ({ file, config: `tsconfig.snippet-${index}.json` }));
   const checkNext = async (): Promise<void> => {
     const next = waiting.shift();
     if (!next) return;
-    const program = { extends: `./${next.file.config}`, include: [], files: [next.file.path] };
-    await writeFile(join(dir, next.config), JSON.stringify(program));
+    const [first] = next.program;
+    const paths = next.program.map((file) => file.path);
+    await writeFile(
+      join(dir, next.config),
+      JSON.stringify({ extends: `./${first?.config}`, include: [], files: paths }),
+    );
     const failed = await promisify(execFile)(tsc, ['-p', next.config, '--pretty', 'false'], {
       cwd: dir,
     }).then(
