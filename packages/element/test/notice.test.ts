@@ -1,6 +1,7 @@
 import { FormSessionError } from '@form-embed/protocol/browser';
 import { expect, fixture, html } from '@open-wc/testing';
 import type { FormEmbedElement } from '../src/index.js';
+import de from '../src/locales/de.js';
 import {
   embedOrigin,
   errorMessage,
@@ -202,5 +203,26 @@ describe('<form-embed> lapse notice', () => {
     await settle(element);
     expect(slot() === null, 'no slot').to.equal(true);
     expect(statusOf(element).textContent).to.equal('');
+  });
+
+  // WCAG 1.4.10 and 1.4.12: at 320 CSS px (a phone, or 400% zoom of a 1280 px window), in German,
+  // under a user's text spacing, the notice takes most of a 360 px element; the frame keeps its
+  // 150 px minimum and was drawn past the element's box, over the page's next content.
+  it('a notice taller than the element squeezes the frame: nothing is drawn over the page below', async () => {
+    const mounted = await mountFramed();
+    const { element } = mounted;
+    element.messages = de;
+    element.style.cssText =
+      'width:288px;--form-embed-height:360px;line-height:1.5;letter-spacing:.12em;word-spacing:.16em';
+    const below = element.insertAdjacentElement(
+      'afterend',
+      document.createElement('p'),
+    ) as HTMLElement;
+    below.style.cssText = 'height:200px;margin:0';
+    await remintAfter('expired', mounted);
+    const { left, top } = below.getBoundingClientRect();
+    const covered = document.elementFromPoint(left + 20, top + 20) === element;
+    below.remove();
+    expect(covered, 'the page below is covered by the element').to.equal(false);
   });
 });
