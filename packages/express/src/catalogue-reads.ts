@@ -4,11 +4,11 @@ import {
   ClientSchema,
   type CoreForm,
   CoreFormListSchema,
-  type Form,
-  FormListSchema,
+  FormSchema,
   type FormSessionUser,
 } from '@form-embed/protocol';
 import { LRUCache } from 'lru-cache';
+import { z } from 'zod';
 import type { Logger } from './logger.js';
 import type { ServiceClient } from './service-client.js';
 
@@ -25,6 +25,16 @@ export interface UserTenant {
 }
 
 type Load<T> = () => Promise<T>;
+
+/**
+ * A designer form as the forms list is read: its `authType` any string. Clients branch on
+ * `embeddable`, not on authType (docs/contract.md#designer-forms), so a form of an authType this
+ * release does not know fails neither the list nor the menu; only none, microsoft and google are
+ * told apart.
+ */
+const ListedFormSchema = FormSchema.extend({ authType: z.string() });
+const ListedFormsSchema = z.object({ forms: z.array(ListedFormSchema) });
+export type ListedForm = z.infer<typeof ListedFormSchema>;
 
 /**
  * The organisation-wide reads behind the catalogue (docs/contract.md#limits), shared by every
@@ -61,11 +71,11 @@ export class CatalogueReads {
   }
 
   /** The organisation's designer forms. */
-  async forms(): Promise<Form[]> {
+  async forms(): Promise<ListedForm[]> {
     const answer = await this.#shared(this.#lists, 'forms', async () => ({
-      forms: (await this.#client.read('forms', FormListSchema))?.forms ?? [],
+      forms: (await this.#client.read('forms', ListedFormsSchema))?.forms ?? [],
     }));
-    return (answer as { forms: Form[] }).forms;
+    return (answer as { forms: ListedForm[] }).forms;
   }
 
   /** The Core forms, with their client overrides. */

@@ -2,14 +2,13 @@ import {
   type Catalogue,
   type CatalogueEntry,
   type CoreForm,
-  type Form,
   type FormSessionUser,
   type FormTarget,
   isWithdrawnForTenant,
 } from '@form-embed/protocol';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { isAuthorized } from './authorize.js';
-import type { CatalogueReads, UserTenant } from './catalogue-reads.js';
+import type { CatalogueReads, ListedForm, UserTenant } from './catalogue-reads.js';
 import { formRefRefusal } from './form-ref-refusal.js';
 import { describe, INVISIBLE, type Logger } from './logger.js';
 import type { FormEmbedSessionsConfig } from './options.js';
@@ -123,7 +122,7 @@ function isOfferedTo(form: CoreForm, tenant: UserTenant | undefined): boolean {
   return !isWithdrawnForTenant(form, tenant.tenantId);
 }
 
-function designerEntry(form: Form): CatalogueEntry {
+function designerEntry(form: ListedForm): CatalogueEntry {
   // An embeddable form is microsoft, google or none by the contract; authType is informative here.
   const authType = form.authType as Extract<CatalogueEntry, { kind: 'form' }>['authType'];
   return { kind: 'form', formId: form.id, name: form.name, authType };

@@ -4,7 +4,12 @@ import type { Catalogue } from '@form-embed/protocol';
 import { SessionErrorBodySchema } from '@form-embed/protocol';
 import { fixtureIds, type Sandbox, startSandbox } from '@form-embed/sandbox';
 import FakeTimers from '@sinonjs/fake-timers';
-import { type Answer, type MountedMiddleware, mountMiddleware } from './helpers/harness.js';
+import {
+  type Answer,
+  editingFormsList,
+  type MountedMiddleware,
+  mountMiddleware,
+} from './helpers/harness.js';
 import { SecretWatch } from './helpers/secret-watch.js';
 
 const watch = new SecretWatch();
@@ -132,18 +137,39 @@ test('the catalogue branches on embeddable, never on authType', async () => {
   await using flipped = await mountMiddleware(watch, {
     apiKey: sandbox.apiKey,
     baseUrl: sandbox.baseUrl,
-    fetch: async (input, init) => {
-      const response = await fetch(input, init);
-      if (!String(input).endsWith('/api/v1/forms')) return response;
-      const body = (await response.json()) as { forms: Array<{ id: string; embeddable: boolean }> };
-      return Response.json({
-        forms: body.forms.map((form) => ({ ...form, embeddable: form.id !== forms.open })),
-      });
-    },
+    fetch: editingFormsList((listed) =>
+      listed.map((form) => ({ ...form, embeddable: form.id !== forms.open })),
+    ),
   });
   const listed = names(await flipped.request('/forms', { session: 'adele' }));
   assert.ok(!listed.includes(`form:${forms.open}`));
   assert.ok(listed.includes(`form:${forms.password}`), 'embeddable is what counts');
+});
+
+test('a form of an authType this release does not know fails neither the catalogue nor a signed-out mint: clients branch on embeddable', async () => {
+  // The real sandbox's forms list with one more form, of an authType the contract's enum does not
+  // name yet (not embeddable). The contract tells clients to branch on embeddable, not on authType.
+  await using grown = await mountMiddleware(watch, {
+    apiKey: sandbox.apiKey,
+    baseUrl: sandbox.baseUrl,
+    fetch: editingFormsList((listed) => [
+      ...listed,
+      { ...listed[0], id: 'form_saml', authType: 'saml', embeddable: false },
+    ]),
+  });
+  assert.deepEqual(names(await grown.request('/forms', { session: 'adele' })), [
+    `form:${forms.microsoft}`,
+    `form:${forms.google}`,
+    `form:${forms.open}`,
+    `core:${coreForms.newStarter}`,
+    `core:${coreForms.mailboxAccess}`,
+  ]);
+  // Signed out, the list still tells that a microsoft form needs a user, without a mint.
+  const mintsBefore = sandbox.control.stats()['POST /api/v1/forms/{formId}/session'] ?? 0;
+  const signedOut = await grown.mint({ kind: 'form', formId: forms.microsoft });
+  assert.equal(signedOut.status, 401, signedOut.text);
+  assert.equal(SessionErrorBodySchema.parse(signedOut.body).error.code, 'sign_in_required');
+  assert.equal(sandbox.control.stats()['POST /api/v1/forms/{formId}/session'] ?? 0, mintsBefore);
 });
 
 test('authorize filters the catalogue', async () => {
@@ -306,15 +332,12 @@ test('a catalogue the service cannot give is a SessionError, and is not kept: no
 
 test('a form the service lists under an id the mint route would refuse is left out of the menu, logged once', async () => {
   // The service's list with one more form, under an id holding path syntax.
-  const withOddForm: typeof fetch = async (input, init) => {
-    const answer = await fetch(input, init);
-    if (!String(input).endsWith('/api/v1/forms')) return answer;
-    const list = (await answer.json()) as { forms: Record<string, unknown>[] };
-    list.forms.push({ ...list.forms[0], id: 'form/../x', name: 'Odd' });
+  const withOddForm = editingFormsList((listed) => [
+    ...listed,
+    { ...listed[0], id: 'form/../x', name: 'Odd' },
     // One the log must not show as it is: longer than a line should carry, with a line break.
-    list.forms.push({ ...list.forms[0], id: `${'y'.repeat(300)}\nERROR forged`, name: 'Long' });
-    return Response.json(list);
-  };
+    { ...listed[0], id: `${'y'.repeat(300)}\nERROR forged`, name: 'Long' },
+  ]);
   await using odd = await mountMiddleware(watch, {
     apiKey: sandbox.apiKey,
     baseUrl: sandbox.baseUrl,

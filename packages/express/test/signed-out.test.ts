@@ -3,7 +3,12 @@ import { after, before, describe, test } from 'node:test';
 import { type Catalogue, MintResponseSchema, SessionErrorBodySchema } from '@form-embed/protocol';
 import { fixtureIds, type Sandbox, startSandbox } from '@form-embed/sandbox';
 import FakeTimers from '@sinonjs/fake-timers';
-import { type Answer, type MountedMiddleware, mountMiddleware } from './helpers/harness.js';
+import {
+  type Answer,
+  editingFormsList,
+  type MountedMiddleware,
+  mountMiddleware,
+} from './helpers/harness.js';
 import { SecretWatch } from './helpers/secret-watch.js';
 
 const watch = new SecretWatch();
@@ -62,12 +67,7 @@ describe('a mint with nobody signed in (docs/contract.md#portal-codes)', () => {
     await using stale = await mountMiddleware(watch, {
       apiKey: sandbox.apiKey,
       baseUrl: sandbox.baseUrl,
-      fetch: async (input, init) => {
-        const response = await fetch(input, init);
-        if (!String(input).endsWith('/api/v1/forms')) return response;
-        const body = (await response.json()) as { forms: Array<{ id: string }> };
-        return Response.json({ forms: body.forms.filter((form) => form.id !== forms.microsoft) });
-      },
+      fetch: editingFormsList((listed) => listed.filter((form) => form.id !== forms.microsoft)),
     });
     const mintsBefore = mintCount();
     assertSignInRequired(await stale.mint({ kind: 'form', formId: forms.microsoft }));

@@ -30,6 +30,22 @@ export function resolvePortalUser(req: Request): FormSessionUser | undefined {
   return session === undefined ? undefined : portalUsers[session];
 }
 
+/**
+ * A `fetch` that answers as the real one, but with the service's designer forms list
+ * (`GET /api/v1/forms`) passed through `edit` first: the sandbox's list as a service might
+ * answer it.
+ */
+export function editingFormsList(
+  edit: (forms: Record<string, unknown>[]) => Record<string, unknown>[],
+): typeof fetch {
+  return async (input, init) => {
+    const answer = await fetch(input, init);
+    if (!String(input).endsWith('/api/v1/forms')) return answer;
+    const { forms } = (await answer.json()) as { forms: Record<string, unknown>[] };
+    return Response.json({ forms: edit(forms) });
+  };
+}
+
 export interface UpstreamCall {
   method: string;
   url: string;
