@@ -48,7 +48,7 @@ export async function mint(state: SandboxState, call: Call): Promise<void> {
   const session: FormSession = {
     embedUrl: `${page}?handle=${encodeURIComponent(handle)}`,
     provider: decision.provider,
-    expiresIn: Math.ceil(state.config.handleTtlSeconds),
+    expiresIn: state.config.handleTtlSeconds,
     formSessionHandle: handle,
   };
   res.json(session);

@@ -21,7 +21,7 @@ export interface SandboxOptions {
   formsPort?: number;
   /** Port of the Core forms embed origin. Defaults to `0`. */
   coreFormsPort?: number;
-  /** Seconds a single-use handle stays redeemable. Defaults to `120`. */
+  /** Whole seconds (at least 1) a single-use handle stays redeemable: `expiresIn`. Defaults to `120`. */
   handleTtlSeconds?: number;
   /** Seconds a signed-in session lasts from mint. Defaults to `1800`. */
   sessionTtlSeconds?: number;
@@ -76,7 +76,13 @@ export function parseOptions(options: SandboxOptions = {}): SandboxConfig {
       throw new TypeError(`startSandbox: option ${name} must be a port number (0 for any)`);
     }
   }
-  for (const name of ['handleTtlSeconds', 'sessionTtlSeconds', 'latencyMs'] as const) {
+  // expiresIn is whole seconds, and 0 only when no handle is issued (docs/contract.md#form-sessions).
+  if (!Number.isInteger(config.handleTtlSeconds) || config.handleTtlSeconds < 1) {
+    throw new TypeError(
+      'startSandbox: option handleTtlSeconds must be a whole number of seconds >= 1 (it is expiresIn)',
+    );
+  }
+  for (const name of ['sessionTtlSeconds', 'latencyMs'] as const) {
     const value = config[name];
     if (!Number.isFinite(value) || value < 0) {
       throw new TypeError(`startSandbox: option ${name} must be a number >= 0`);

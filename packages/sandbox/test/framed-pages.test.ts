@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, type TestContext, test } from 'node:test';
 import { PlainErrorBodySchema } from '@form-embed/protocol';
-import { fixtureIds } from '../src/index.js';
+import { fixtureIds, startSandbox } from '../src/index.js';
 import { mintSession, postedState, redeem, sandboxFor } from './helpers.js';
 
 const adele = {
@@ -98,6 +98,22 @@ describe('framed pages: handles, sessions and lapses', () => {
     sandbox.control.advanceClock(11);
     const late = await fetch(session.embedUrl, { redirect: 'manual' });
     assert.equal(postedState(await late.text()), 'error');
+  });
+
+  test('handleTtlSeconds is whole seconds, at least 1: expiresIn is an integer, and 0 only when no handle is issued', async () => {
+    // 0 answered expiresIn 0 with a handle, which the contract keeps for a none form with no
+    // user; 0.5 answered expiresIn 1 for a handle too old after half a second.
+    for (const handleTtlSeconds of [0, 0.5, 90.5]) {
+      await assert.rejects(
+        // One that starts is closed again, so that the failed test does not hold the process open.
+        startSandbox({ handleTtlSeconds }).then(async (started) => {
+          await started.close();
+          return started;
+        }),
+        /^TypeError: startSandbox: option handleTtlSeconds must be a whole number of seconds >= 1/,
+        String(handleTtlSeconds),
+      );
+    }
   });
 
   test('a made-up handle, or a handle for another form, posts error', async (t) => {
