@@ -1,4 +1,14 @@
-import { countMints, eventsOf, expect, holdNextMint, recordEvents, test } from './demo-fixture.js';
+import {
+  countMints,
+  eventsOf,
+  expect,
+  frameOf,
+  holdNextMint,
+  messagesDelivered,
+  recordEvents,
+  submitOf,
+  test,
+} from './demo-fixture.js';
 
 test('loading="lazy": an embed below the fold mints only once scrolled into view', async ({
   page,
@@ -46,3 +56,33 @@ test('lifecycle: removing an element mid-mint aborts its mint, frames nothing an
   expect(await eventsOf(page)).toEqual([]);
   expect(problems).toEqual([]);
 });
+
+for (const how of ['Back', 'reload'] as const) {
+  test(`lifecycle: ${how === 'Back' ? 'Back to' : 'reloading'} a page not kept in the back/forward cache mints afresh and frames the new session, not the old frame's page from history`, async ({
+    page,
+    demo,
+  }) => {
+    await recordEvents(page);
+    await page.goto(`${demo.url}/lazy.html`);
+    await page.goto(demo.url);
+    const element = page.locator('#embed-slot form-embed');
+    await expect(element).toHaveAttribute('state', 'framed');
+    // The frame navigates by itself (a submit): its history entry holds the submitted page.
+    await submitOf(page).click();
+    await expect(
+      page.frameLocator('#embed-slot form-embed iframe').getByText('Submitted', { exact: true }),
+    ).toBeVisible();
+    if (how === 'Back') {
+      await page.goto(`${demo.url}/lazy.html`);
+      await page.goBack();
+    } else await page.reload();
+    await expect(element).toHaveAttribute('state', 'framed');
+    await expect(submitOf(page)).toBeVisible();
+    await messagesDelivered(page, element);
+    // A page the frame restored from history would be the submitted one, or the spent handle's
+    // sign-in error, which posts `error` and remints.
+    expect((await eventsOf(page)).map((e) => e.type)).toEqual(['form-embed-session']);
+    expect((await frameOf(element)).url()).toMatch(/\/f\/form_microsoft\/s\/fss_/);
+    expect(demo.sandbox?.control.stats()['POST /api/v1/forms/{formId}/session']).toBe(2);
+  });
+}
