@@ -1,14 +1,15 @@
 import {
-  type Client,
+  AvailabilitySchema,
+  ClientEnvironmentSchema,
   ClientPageSchema,
   ClientSchema,
-  type CoreForm,
-  CoreFormListSchema,
+  CoreFormSchema,
   FormSchema,
   type FormSessionUser,
 } from '@form-embed/protocol';
 import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
+import { ListedRecords, type RecordKind } from './listed-records.js';
 import type { Logger } from './logger.js';
 import type { ServiceClient } from './service-client.js';
 
@@ -27,14 +28,55 @@ export interface UserTenant {
 type Load<T> = () => Promise<T>;
 
 /**
- * A designer form as the forms list is read: its `authType` any string. Clients branch on
- * `embeddable`, not on authType (docs/contract.md#designer-forms), so a form of an authType this
- * release does not know fails neither the list nor the menu; only none, microsoft and google are
- * told apart.
+ * The service's records as the middleware reads them, one at a time (docs/contract.md#designer-forms):
+ * a record that is not in the documented shape costs the list that record alone, and a field the
+ * contract gives as a closed enum is read as any string where nothing the middleware decides
+ * reads it. Clients branch on `embeddable`, not on authType, and a Core form is offered by its
+ * `embeddable` (true exactly when public) and its client overrides, not by its availability;
+ * nothing reads a client's environment.
  */
-const ListedFormSchema = FormSchema.extend({ authType: z.string() });
-const ListedFormsSchema = z.object({ forms: z.array(ListedFormSchema) });
-export type ListedForm = z.infer<typeof ListedFormSchema>;
+const designerForms: RecordKind<ListedForm> = {
+  name: 'form',
+  ref: 'id',
+  schema: FormSchema.extend({ authType: z.string() }),
+  open: {
+    authType: {
+      known: FormSchema.shape.authType.options,
+      so: 'it is offered or not by embeddable, as any other',
+    },
+  },
+};
+const coreForms: RecordKind<ListedCoreForm> = {
+  name: 'Core form',
+  ref: 'slug',
+  schema: CoreFormSchema.extend({ availability: z.string() }),
+  open: {
+    availability: {
+      known: AvailabilitySchema.options,
+      so: 'it is offered or not by embeddable and its client overrides, as any other',
+    },
+  },
+};
+const clients: RecordKind<ListedClient> = {
+  name: 'client',
+  ref: 'id',
+  schema: ClientSchema.extend({ environment: z.string() }),
+  open: {
+    environment: {
+      known: ClientEnvironmentSchema.options,
+      so: 'nothing the middleware does reads environment, so it is read as any other',
+    },
+  },
+};
+export type ListedForm = Omit<z.infer<typeof FormSchema>, 'authType'> & { authType: string };
+export type ListedCoreForm = Omit<z.infer<typeof CoreFormSchema>, 'availability'> & {
+  availability: string;
+};
+type ListedClient = Omit<z.infer<typeof ClientSchema>, 'environment'> & { environment: string };
+
+/** The envelopes of the lists, their records read one at a time by `ListedRecords`. */
+const FormListEnvelope = z.object({ forms: z.array(z.unknown()) });
+const ClientPageEnvelope = ClientPageSchema.extend({ clients: z.array(z.unknown()) });
 
 /**
  * The organisation-wide reads behind the catalogue (docs/contract.md#limits), shared by every
@@ -45,6 +87,7 @@ export type ListedForm = z.infer<typeof ListedFormSchema>;
 export class CatalogueReads {
   readonly #client: ServiceClient;
   readonly #logger: Logger;
+  readonly #records: ListedRecords;
   readonly #ttlMs: number;
   readonly #lists: LRUCache<string, object, Load<object>>;
   readonly #tenants: LRUCache<string, UserTenant, Load<UserTenant>>;
@@ -52,6 +95,7 @@ export class CatalogueReads {
   constructor(client: ServiceClient, logger: Logger, ttlMs: number) {
     this.#client = client;
     this.#logger = logger;
+    this.#records = new ListedRecords(logger);
     this.#ttlMs = ttlMs;
     // lru-cache takes 0 as "no TTL"; with 0 the caches are never used (see #shared).
     this.#lists = new LRUCache<string, object, Load<object>>({
@@ -73,17 +117,23 @@ export class CatalogueReads {
   /** The organisation's designer forms. */
   async forms(): Promise<ListedForm[]> {
     const answer = await this.#shared(this.#lists, 'forms', async () => ({
-      forms: (await this.#client.read('forms', ListedFormsSchema))?.forms ?? [],
+      forms: this.#records.read(
+        (await this.#client.read('forms', FormListEnvelope))?.forms ?? [],
+        designerForms,
+      ),
     }));
     return (answer as { forms: ListedForm[] }).forms;
   }
 
   /** The Core forms, with their client overrides. */
-  async coreForms(): Promise<CoreForm[]> {
+  async coreForms(): Promise<ListedCoreForm[]> {
     const answer = await this.#shared(this.#lists, 'coreForms', async () => ({
-      forms: (await this.#client.read('coreForms', CoreFormListSchema))?.forms ?? [],
+      forms: this.#records.read(
+        (await this.#client.read('coreForms', FormListEnvelope))?.forms ?? [],
+        coreForms,
+      ),
     }));
-    return (answer as { forms: CoreForm[] }).forms;
+    return (answer as { forms: ListedCoreForm[] }).forms;
   }
 
   /**
@@ -95,10 +145,13 @@ export class CatalogueReads {
     if (user.clientId) {
       const clientId = user.clientId;
       return this.#shared(this.#tenants, `client:${clientId}`, async () => {
-        const found = await this.#client.read('client', ClientSchema, {
+        // One record: when it is not in the documented shape, that user's Core forms alone are
+        // lost (the catalogue's partOfMenu), as by the list.
+        const found = await this.#client.read('client', clients.schema, {
           params: { clientId },
           notFound: 'undefined',
         });
+        if (found !== undefined) this.#records.read([found], clients);
         const tenantId = found?.microsoftTenantId.toLowerCase() || undefined;
         return { known: found !== undefined, tenantId };
       });
@@ -127,14 +180,16 @@ export class CatalogueReads {
    * (`hasMore` false, an empty page, or the offset reaching `total`) and after `MAX_PAGES`
    * pages, which counts as not found (the user gets no Core form) and is logged.
    */
-  async #findClient(matches: (candidate: Client) => boolean): Promise<Client | undefined> {
+  async #findClient(
+    matches: (candidate: ListedClient) => boolean,
+  ): Promise<ListedClient | undefined> {
     for (let pageIndex = 0; pageIndex < MAX_PAGES; pageIndex += 1) {
       const offset = pageIndex * PAGE_SIZE;
-      const page = await this.#client.read('clients', ClientPageSchema, {
+      const page = await this.#client.read('clients', ClientPageEnvelope, {
         query: { limit: String(PAGE_SIZE), offset: String(offset) },
       });
       if (page === undefined) return undefined;
-      const found = page.clients.find(matches);
+      const found = this.#records.read(page.clients, clients).find(matches);
       if (found !== undefined) return found;
       if (!page.hasMore || page.clients.length === 0 || offset + PAGE_SIZE >= page.total) {
         return undefined;

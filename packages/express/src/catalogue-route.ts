@@ -1,16 +1,16 @@
 import {
   type Catalogue,
   type CatalogueEntry,
-  type CoreForm,
   type FormSessionUser,
   type FormTarget,
   isWithdrawnForTenant,
 } from '@form-embed/protocol';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { isAuthorized } from './authorize.js';
-import type { CatalogueReads, ListedForm, UserTenant } from './catalogue-reads.js';
+import type { CatalogueReads, ListedCoreForm, ListedForm, UserTenant } from './catalogue-reads.js';
 import { formRefRefusal } from './form-ref-refusal.js';
-import { describe, INVISIBLE, type Logger } from './logger.js';
+import { shownValue } from './listed-records.js';
+import { describe, type Logger } from './logger.js';
 import type { FormEmbedSessionsConfig } from './options.js';
 import { resolvedUserOf } from './resolve-user.js';
 import { portalError, SessionErrorResponse } from './session-error-response.js';
@@ -117,7 +117,7 @@ function partOfMenu<A extends unknown[], T>(
  * Embeddable, for a user whose client the organisation has and has a Microsoft tenant (a Core
  * session runs against it: docs/contract.md#core-forms), and not withdrawn for that tenant.
  */
-function isOfferedTo(form: CoreForm, tenant: UserTenant | undefined): boolean {
+function isOfferedTo(form: ListedCoreForm, tenant: UserTenant | undefined): boolean {
   if (tenant?.tenantId === undefined || !tenant.known || !form.embeddable) return false;
   return !isWithdrawnForTenant(form, tenant.tenantId);
 }
@@ -128,7 +128,7 @@ function designerEntry(form: ListedForm): CatalogueEntry {
   return { kind: 'form', formId: form.id, name: form.name, authType };
 }
 
-function coreEntry(form: CoreForm): CatalogueEntry {
+function coreEntry(form: ListedCoreForm): CatalogueEntry {
   return { kind: 'coreForm', slug: form.slug, name: form.name };
 }
 
@@ -158,19 +158,7 @@ function mintableEntries(logger: Logger): (entries: CatalogueEntry[]) => Catalog
     });
 }
 
-/** The most characters of a refused id or slug that reach the log (one may be any length). */
-const SHOWN_REF_MAX = 100;
-
-/**
- * A refused id or slug as the service listed it, fit for a log line: quoted, cut at
- * `SHOWN_REF_MAX` characters, with line breaks, control and format characters escaped (an id
- * holding a line break would otherwise forge a line of its own).
- */
+/** A refused id or slug as the service listed it, fit for a log line (`shownValue`). */
 function shownRef(entry: CatalogueEntry): string {
-  const value = entry.kind === 'form' ? entry.formId : entry.slug;
-  const quoted = JSON.stringify(value.slice(0, SHOWN_REF_MAX)).replace(
-    INVISIBLE,
-    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
-  return value.length > SHOWN_REF_MAX ? `${quoted}… (${value.length} characters)` : quoted;
+  return shownValue(entry.kind === 'form' ? entry.formId : entry.slug);
 }

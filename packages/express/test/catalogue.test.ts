@@ -6,6 +6,7 @@ import { fixtureIds, type Sandbox, startSandbox } from '@form-embed/sandbox';
 import FakeTimers from '@sinonjs/fake-timers';
 import {
   type Answer,
+  editingAnswers,
   editingFormsList,
   type MountedMiddleware,
   mountMiddleware,
@@ -29,6 +30,15 @@ after(async () => {
   await sandbox.close();
   await watch.assertNoSecret([sandbox.apiKey]);
 });
+
+/** Adele's menu from the real sandbox: every embeddable designer form and both Core forms. */
+const adeleMenu = [
+  `form:${forms.microsoft}`,
+  `form:${forms.google}`,
+  `form:${forms.open}`,
+  `core:${coreForms.newStarter}`,
+  `core:${coreForms.mailboxAccess}`,
+];
 
 function names(answer: Answer): string[] {
   assert.equal(answer.status, 200, answer.text);
@@ -157,19 +167,114 @@ test('a form of an authType this release does not know fails neither the catalog
       { ...listed[0], id: 'form_saml', authType: 'saml', embeddable: false },
     ]),
   });
-  assert.deepEqual(names(await grown.request('/forms', { session: 'adele' })), [
-    `form:${forms.microsoft}`,
-    `form:${forms.google}`,
-    `form:${forms.open}`,
-    `core:${coreForms.newStarter}`,
-    `core:${coreForms.mailboxAccess}`,
-  ]);
+  assert.deepEqual(names(await grown.request('/forms', { session: 'adele' })), adeleMenu);
   // Signed out, the list still tells that a microsoft form needs a user, without a mint.
   const mintsBefore = sandbox.control.stats()['POST /api/v1/forms/{formId}/session'] ?? 0;
   const signedOut = await grown.mint({ kind: 'form', formId: forms.microsoft });
   assert.equal(signedOut.status, 401, signedOut.text);
   assert.equal(SessionErrorBodySchema.parse(signedOut.body).error.code, 'sign_in_required');
   assert.equal(sandbox.control.stats()['POST /api/v1/forms/{formId}/session'] ?? 0, mintsBefore);
+});
+
+/**
+ * The middleware over the real sandbox, whose Core forms list has `extra` Core forms after its
+ * own, each its first with those fields changed: the list as a later service might answer it.
+ */
+function mountWithMoreCoreForms(...extra: Record<string, unknown>[]): Promise<MountedMiddleware> {
+  return mountMiddleware(watch, {
+    apiKey: sandbox.apiKey,
+    baseUrl: sandbox.baseUrl,
+    catalogue: { cacheTtlMs: 0 },
+    fetch: editingAnswers(
+      (url) => url.pathname === '/api/v1/core/forms',
+      ({ forms: listed }) => ({
+        forms: [...listed, ...extra.map((fields) => ({ ...listed[0], ...fields }))],
+      }),
+    ),
+  });
+}
+
+test('a Core form of an availability this release does not know costs the menu that form at most: the Core forms are offered by embeddable, the value logged once', async () => {
+  // The real sandbox's Core forms list with one more Core form, of an availability the contract's
+  // enum does not name yet. The middleware offers a Core form by embeddable (true exactly when
+  // public) and its client overrides, never by availability.
+  await using grown = await mountWithMoreCoreForms(
+    { slug: 'partner-onboarding', availability: 'partners', embeddable: true },
+    { slug: 'partner-audit', availability: 'partners', embeddable: false },
+  );
+  const logsBefore = watch.logLines.length;
+  for (let i = 0; i < 2; i++) {
+    assert.deepEqual(names(await grown.request('/forms', { session: 'adele' })), [
+      ...adeleMenu,
+      'core:partner-onboarding',
+    ]);
+  }
+  const told = watch.logLines.slice(logsBefore).filter((line) => /"partners"/.test(line.message));
+  assert.equal(told.length, 1, JSON.stringify(watch.logLines.slice(logsBefore)));
+  assert.match(told[0]?.message ?? '', /availability "partners"/);
+});
+
+test('a Core form the middleware cannot read is left out alone, logged once: never the other Core forms', async () => {
+  await using odd = await mountWithMoreCoreForms({ slug: 'half-written', clientOverrides: 'none' });
+  const logsBefore = watch.logLines.length;
+  for (let i = 0; i < 2; i++) {
+    assert.deepEqual(names(await odd.request('/forms', { session: 'adele' })), adeleMenu);
+  }
+  const told = watch.logLines
+    .slice(logsBefore)
+    .filter((line) => line.message.includes('"half-written"'));
+  assert.equal(told.length, 1, JSON.stringify(watch.logLines.slice(logsBefore)));
+  assert.match(told[0]?.message ?? '', /leaves out Core form "half-written".*clientOverrides/);
+});
+
+test("a client of an environment this release does not know keeps its users' Core forms (the middleware never reads environment), found by clientId or by tenant, the value logged once", async () => {
+  // The real sandbox's clients, Contoso's environment one the contract's enum does not name yet,
+  // in the client lookup and in every page of the clients list.
+  const newEnvironment = (client: Record<string, unknown>) =>
+    client.id === clients.contoso ? { ...client, environment: 'cloudAndEdge' } : client;
+  const rewritten = editingAnswers(
+    (url) => url.pathname.startsWith('/api/v1/clients'),
+    (body) =>
+      Array.isArray(body.clients)
+        ? { ...body, clients: body.clients.map(newEnvironment) }
+        : newEnvironment(body),
+  );
+  const expected = adeleMenu;
+  const logsBefore = watch.logLines.length;
+  await using byClient = await mountMiddleware(watch, {
+    apiKey: sandbox.apiKey,
+    baseUrl: sandbox.baseUrl,
+    catalogue: { cacheTtlMs: 0 },
+    fetch: rewritten,
+  });
+  assert.deepEqual(names(await byClient.request('/forms', { session: 'adele' })), expected);
+  assert.deepEqual(names(await byClient.request('/forms', { session: 'adele' })), expected);
+  // By tenant the clients list is read, a page at a time: Contoso's user, and Fabrikam's, whose
+  // client is as the contract has it but on the same page.
+  for (const [tenant, user, offered] of [
+    [tenants.contoso, users.adele, expected],
+    [
+      tenants.fabrikam,
+      users.megan,
+      expected.filter((name) => !name.endsWith(coreForms.mailboxAccess)),
+    ],
+  ] as const) {
+    await using byTenant = await mountMiddleware(watch, {
+      apiKey: sandbox.apiKey,
+      baseUrl: sandbox.baseUrl,
+      catalogue: { cacheTtlMs: 0 },
+      resolveUser: () => ({ microsoftTenantId: tenant, userIdentifier: user }),
+      fetch: rewritten,
+    });
+    assert.deepEqual(names(await byTenant.request('/forms')), offered, user);
+  }
+  const lines = watch.logLines.slice(logsBefore);
+  assert.ok(
+    !lines.some((line) => /could not be read|not in the documented shape/.test(line.message)),
+    JSON.stringify(lines),
+  );
+  const told = lines.filter((line) => /"cloudAndEdge"/.test(line.message));
+  assert.equal(told.length, 3, `once by each of the three middlewares: ${JSON.stringify(told)}`);
 });
 
 test('authorize filters the catalogue', async () => {

@@ -31,6 +31,22 @@ export function resolvePortalUser(req: Request): FormSessionUser | undefined {
 }
 
 /**
+ * A `fetch` that answers as the real one, but with the JSON body of each successful answer whose
+ * URL `matches` passed through `edit` first: the real sandbox's answer as a service might give it.
+ */
+export function editingAnswers(
+  matches: (url: URL, init: RequestInit | undefined) => boolean,
+  // biome-ignore lint/suspicious/noExplicitAny: a test rewrites whatever the service answered.
+  edit: (body: any) => unknown,
+): typeof fetch {
+  return async (input, init) => {
+    const answer = await fetch(input, init);
+    if (!answer.ok || !matches(new URL(String(input)), init)) return answer;
+    return Response.json(edit(await answer.json()), { status: answer.status });
+  };
+}
+
+/**
  * A `fetch` that answers as the real one, but with the service's designer forms list
  * (`GET /api/v1/forms`) passed through `edit` first: the sandbox's list as a service might
  * answer it.
@@ -38,12 +54,10 @@ export function resolvePortalUser(req: Request): FormSessionUser | undefined {
 export function editingFormsList(
   edit: (forms: Record<string, unknown>[]) => Record<string, unknown>[],
 ): typeof fetch {
-  return async (input, init) => {
-    const answer = await fetch(input, init);
-    if (!String(input).endsWith('/api/v1/forms')) return answer;
-    const { forms } = (await answer.json()) as { forms: Record<string, unknown>[] };
-    return Response.json({ forms: edit(forms) });
-  };
+  return editingAnswers(
+    (url) => url.pathname === '/api/v1/forms',
+    ({ forms }) => ({ forms: edit(forms) }),
+  );
 }
 
 export interface UpstreamCall {
