@@ -2,7 +2,10 @@ import type { PortalErrorCode, Provider, SessionErrorCode } from '@form-embed/pr
 
 /** `form-embed-session`: a session was framed. */
 export interface FormEmbedSessionEvent extends Event {
-  /** How the service signed the user in. */
+  /**
+   * How the service signed the user in: `microsoft`, `google`, `portal` or `none`, or a provider
+   * this release does not know, as the service named it.
+   */
   readonly provider: Provider;
   /** Seconds the handle was redeemable for at mint; 0 when no handle was issued. */
   readonly expiresIn: number;

@@ -118,6 +118,16 @@ describe('<form-embed> framing', () => {
     expect(element.state).to.equal('framed');
   });
 
+  it('frames a session of a provider this release does not know, and says it in form-embed-session as the service named it', async () => {
+    const { element, calls } = await mount();
+    const events = record(element, 'form-embed-session');
+    calls[0]?.resolve(session({ provider: 'passkey' }));
+    await settle(element);
+    expect(calls).to.have.length(1);
+    expect(element.state).to.equal('framed');
+    expect(events[0]).to.include({ provider: 'passkey', attempt: 1 });
+  });
+
   it('every remint frames a new iframe element', async () => {
     const { element, calls } = await mountFramed();
     const first = frameOf(element) as HTMLIFrameElement;

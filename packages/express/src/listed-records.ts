@@ -38,17 +38,30 @@ export interface RecordKind<T> {
 }
 
 /**
+ * A function that logs a warning once per `key` (the line itself unless given), until `MAX_TOLD`
+ * distinct keys were told, then forgets them: a service sending new values must not grow memory.
+ */
+export function warnOnce(logger: Logger): (line: string, key?: string) => void {
+  const told = new Set<string>();
+  return (line, key = line) => {
+    if (told.has(key)) return;
+    if (told.size >= MAX_TOLD) told.clear();
+    told.add(key);
+    logger.warn(line);
+  };
+}
+
+/**
  * Reads the records of the service's lists one at a time (docs/contract.md#designer-forms): a
  * record that is not in the documented shape is left out alone, never the whole list, and a kept
  * record with a value this release does not know in an `open` field is read as any other. Either
  * is logged once, naming the value, until `MAX_TOLD` distinct lines were told.
  */
 export class ListedRecords {
-  readonly #logger: Logger;
-  readonly #told = new Set<string>();
+  readonly #tell: (line: string, key?: string) => void;
 
   constructor(logger: Logger) {
-    this.#logger = logger;
+    this.#tell = warnOnce(logger);
   }
 
   /** The records of `items` that read as `kind.schema`, in their order. */
@@ -82,13 +95,6 @@ export class ListedRecords {
   #named(item: unknown, kind: RecordKind<unknown>): string {
     const ref = (item as Record<string, unknown> | null)?.[kind.ref];
     return `${kind.name} ${typeof ref === 'string' ? shownValue(ref) : `with no ${kind.ref}`}`;
-  }
-
-  #tell(line: string, key = line) {
-    if (this.#told.has(key)) return;
-    if (this.#told.size >= MAX_TOLD) this.#told.clear();
-    this.#told.add(key);
-    this.#logger.warn(line);
   }
 }
 

@@ -1,5 +1,12 @@
-import { type FormSession, FormSessionSchema, type FormTarget } from '@form-embed/protocol';
+import {
+  type FormSession,
+  FormSessionSchema,
+  type FormTarget,
+  type Provider,
+  ProviderSchema,
+} from '@form-embed/protocol';
 import { z } from 'zod';
+import { shownValue, warnOnce } from './listed-records.js';
 import type { ResolvedUser, UpstreamPaths } from './options.js';
 import { UpstreamErrors } from './upstream-errors.js';
 import { requestUpstream, type UpstreamConfig } from './upstream-request.js';
@@ -8,7 +15,13 @@ const isSuccess = (status: number) => status >= 200 && status < 300;
 
 // The contract's FormSession, its embedUrl read as a string here and checked as an absolute
 // http(s) URL by `embedUrlOriginOf`, whose origin the mint needs anyway: one URL parse, not two.
-const FormSessionAnswerSchema = FormSessionSchema.extend({ embedUrl: z.string() });
+// Its provider is any string: the mint is spent by the time it is read, and nothing the middleware
+// or the element decides reads it (docs/contract.md#form-sessions), so a provider this release
+// does not know is passed on as it is rather than failed (and retried, each retry a mint).
+const FormSessionAnswerSchema = FormSessionSchema.extend({
+  embedUrl: z.string(),
+  provider: z.string(),
+});
 
 /**
  * The origin of an embedUrl that is an absolute http(s) URL naming no user name or password;
@@ -26,7 +39,10 @@ function embedUrlOriginOf(embedUrl: string): string | undefined {
 }
 
 /** A FormSession as the service answered it, with the origin of its embedUrl. */
-export type MintedSession = FormSession & { embedUrlOrigin: string };
+export type MintedSession = Omit<FormSession, 'provider'> & {
+  provider: Provider;
+  embedUrlOrigin: string;
+};
 
 /**
  * The service's API as the middleware uses it (docs/contract.md#authentication). Every failure
@@ -36,10 +52,12 @@ export type MintedSession = FormSession & { embedUrlOrigin: string };
 export class ServiceClient {
   readonly #config: UpstreamConfig;
   readonly #errors: UpstreamErrors;
+  readonly #warnOnce: (line: string) => void;
 
   constructor(config: UpstreamConfig) {
     this.#config = config;
     this.#errors = new UpstreamErrors(config);
+    this.#warnOnce = warnOnce(config.logger);
   }
 
   /** One `POST` to the form-session endpoint of `target`, with `{user}` and nothing else. */
@@ -53,7 +71,15 @@ export class ServiceClient {
     if (!isSuccess(answer.status)) throw this.#errors.refusal(route, answer);
     const session = FormSessionAnswerSchema.safeParse(answer.body);
     const embedUrlOrigin = session.success ? embedUrlOriginOf(session.data.embedUrl) : undefined;
-    if (session.success && embedUrlOrigin !== undefined) return { ...session.data, embedUrlOrigin };
+    if (session.success && embedUrlOrigin !== undefined) {
+      const { provider } = session.data;
+      if (!ProviderSchema.safeParse(provider).success) {
+        this.#warnOnce(
+          `the service minted a session of provider ${shownValue(provider)}, which this release does not know: it is passed on as it is (form-embed-session's provider)`,
+        );
+      }
+      return { ...session.data, embedUrlOrigin };
+    }
     throw this.#errors.badShape(route, answer);
   }
 

@@ -3,7 +3,11 @@
  * relative to the path where the portal mounts the middleware.
  */
 
-export type Provider = 'microsoft' | 'google' | 'portal' | 'none';
+/**
+ * How the service signed the user in: one of the contract's four, or a newer one this release
+ * does not know yet, passed on as the service named it (docs/contract.md#form-sessions).
+ */
+export type Provider = 'microsoft' | 'google' | 'portal' | 'none' | (string & {});
 
 /** Which form to mint a session for: a designer form by id, or a Core form by slug. */
 export type FormTarget = { kind: 'form'; formId: string } | { kind: 'coreForm'; slug: string };

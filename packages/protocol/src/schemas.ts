@@ -148,9 +148,10 @@ export const EmbedMessageSchema = z.strictObject({
   state: z.enum(['error', 'expired']),
 });
 
+/** The middleware's 200: `provider` as the service named it, one this release may not know. */
 export const MintResponseSchema = z.strictObject({
   embedUrl: z.url(),
   embedOrigin: EmbedOriginSchema,
-  provider: ProviderSchema,
+  provider: z.string(),
   expiresIn: z.int().min(0),
 }) satisfies z.ZodType<MintResponse>;

@@ -3,7 +3,7 @@
  * (docs/contract.md#form-sessions, #session-errors): the refusal shape, identifier shapes and
  * the organisation's clients. The request body is read in `form-session-body.ts`.
  */
-import type { Provider, SessionErrorCode } from '@form-embed/protocol';
+import type { FormSession, SessionErrorCode } from '@form-embed/protocol';
 import { type ClientRecord, clients } from './fixtures.js';
 import type { MicrosoftConnection } from './microsoft-connection.js';
 
@@ -16,7 +16,8 @@ export interface Refusal {
 
 export interface Grant {
   ok: true;
-  provider: Provider;
+  /** One of the contract's four: the sandbox names no provider a release may not know. */
+  provider: FormSession['provider'];
   /** Whether a handle is issued (false only for a none form with no user). */
   handle: boolean;
   identifier: string | undefined;

@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import type { FormTarget, Provider } from '@form-embed/protocol';
+import type { FormSession, FormTarget } from '@form-embed/protocol';
 
 /** A signed-in form session, created at mint and signed in when its handle is redeemed. */
 export interface FormSessionRecord {
   id: string;
   target: FormTarget;
-  provider: Provider;
+  /** One of the contract's four: the sandbox names no provider a release may not know. */
+  provider: FormSession['provider'];
   /** Who is signed in: a UPN, email or portal identifier; undefined when anonymous. */
   identifier: string | undefined;
   mintedAt: number;
@@ -65,7 +66,11 @@ export class SessionStore {
   }
 
   /** Creates a session and returns its handle. */
-  mint(target: FormTarget, provider: Provider, identifier: string | undefined): string {
+  mint(
+    target: FormTarget,
+    provider: FormSession['provider'],
+    identifier: string | undefined,
+  ): string {
     const mintedAt = this.#now();
     this.#prune(mintedAt);
     const session: FormSessionRecord = {
