@@ -2,6 +2,7 @@ import {
   type FormSession,
   FormSessionSchema,
   type FormTarget,
+  OpenProviderSchema,
   type Provider,
   ProviderSchema,
 } from '@form-embed/protocol';
@@ -15,12 +16,13 @@ const isSuccess = (status: number) => status >= 200 && status < 300;
 
 // The contract's FormSession, its embedUrl read as a string here and checked as an absolute
 // http(s) URL by `embedUrlOriginOf`, whose origin the mint needs anyway: one URL parse, not two.
-// Its provider is any string: the mint is spent by the time it is read, and nothing the middleware
-// or the element decides reads it (docs/contract.md#form-sessions), so a provider this release
-// does not know is passed on as it is rather than failed (and retried, each retry a mint).
+// Its provider is any written as the contract writes its values: the mint is spent by the time
+// it is read, and nothing the middleware or the element decides reads it
+// (docs/contract.md#form-sessions), so a provider this release does not know is passed on as it
+// is rather than failed (and retried, each retry a mint).
 const FormSessionAnswerSchema = FormSessionSchema.extend({
   embedUrl: z.string(),
-  provider: z.string(),
+  provider: OpenProviderSchema,
 });
 
 /**

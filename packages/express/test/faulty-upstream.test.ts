@@ -201,6 +201,18 @@ describe('an upstream that fails or answers outside the contract', () => {
     assertSessionError(answer, 'internal_error', 500, true);
   });
 
+  test('a provider not written as the contract writes its values (snake_case, at most 64 characters) is internal_error and never reaches the browser', async () => {
+    for (const provider of ['Pass Key', 'passkey\n', `a${'b'.repeat(64)}`, 7, '']) {
+      await using odd = await mountMiddleware(watch, {
+        apiKey: sandbox.apiKey,
+        baseUrl: sandbox.baseUrl,
+        fetch: rewritingMints((session) => ({ ...session, provider })),
+      });
+      const answer = await odd.mint(microsoftForm, { session: 'adele' });
+      assertSessionError(answer, 'internal_error', 500, true);
+    }
+  });
+
   test('an embedUrl on the embed origin that carries a user name or password (https://user:pw@host/) is internal_error and never reaches the browser', async () => {
     for (const credentials of ['attacker:hunter2@', 'attacker@', ':hunter2@']) {
       await using withCredentials = await mountMiddleware(watch, {

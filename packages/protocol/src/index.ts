@@ -26,6 +26,7 @@ export {
   type FormSessionUser,
   FormSessionUserSchema,
   MintResponseSchema,
+  OpenProviderSchema,
   type Organisation,
   OrganisationSchema,
   PlainErrorBodySchema,

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { EMBED_MESSAGE_TYPE } from './embed-message.js';
 import { canonicalOrigin, originOf } from './embed-origin.js';
 import type { MintResponse } from './mint-exchange.js';
+import { CONTRACT_VALUE_FORM } from './session-error-codes.js';
 
 /**
  * A timestamp: RFC 3339 by the contract (`format: date-time` in the OpenAPI description), and
@@ -127,6 +128,12 @@ export type FormSessionRequest = z.infer<typeof FormSessionRequestSchema>;
 
 export const ProviderSchema = z.enum(['microsoft', 'google', 'portal', 'none']);
 
+/**
+ * A provider as the middleware passes it on: one of the four, or a newer one this release does
+ * not know, written as the contract writes its values (docs/contract.md#form-sessions).
+ */
+export const OpenProviderSchema = z.string().regex(CONTRACT_VALUE_FORM);
+
 export const FormSessionSchema = z.object({
   embedUrl: z.url(),
   provider: ProviderSchema,
@@ -152,6 +159,6 @@ export const EmbedMessageSchema = z.strictObject({
 export const MintResponseSchema = z.strictObject({
   embedUrl: z.url(),
   embedOrigin: EmbedOriginSchema,
-  provider: z.string(),
+  provider: OpenProviderSchema,
   expiresIn: z.int().min(0),
 }) satisfies z.ZodType<MintResponse>;

@@ -59,8 +59,11 @@ export function knownSessionErrorCode(code: string): KnownSessionErrorCode {
   return isKnownSessionErrorCode(code) ? code : 'unknown';
 }
 
-/** How a code of the table is written: snake_case, at most 64 characters. */
-const CODE_FORM = /^[a-z][a-z0-9_]{0,63}$/;
+/**
+ * How the contract writes the values it names (a code of the table, a provider): snake_case, at
+ * most 64 characters. A newer value this release does not know passes only when written so.
+ */
+export const CONTRACT_VALUE_FORM = /^[a-z][a-z0-9_]{0,63}$/;
 
 /**
  * The names the element's messages give its own sentences (the status lines and buttons). The
@@ -85,7 +88,7 @@ export const ELEMENT_SENTENCE_KEYS: readonly string[] = [
  */
 export function isNewSessionErrorCode(code: string): boolean {
   return (
-    CODE_FORM.test(code) &&
+    CONTRACT_VALUE_FORM.test(code) &&
     !isKnownSessionErrorCode(code) &&
     !isPortalErrorCode(code) &&
     !ELEMENT_SENTENCE_KEYS.includes(code)
