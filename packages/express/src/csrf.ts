@@ -4,6 +4,7 @@ import { isAllowedOrigin } from './allowed-origins-cors.js';
 import type { Logger } from './logger.js';
 import { countMintRefusedEarly } from './mint-metrics.js';
 import { sessionError } from './session-error-response.js';
+import { trustsSender } from './trusted-sender.js';
 
 /**
  * On every route of the router: nothing is cached, and a request from another site is refused
@@ -91,19 +92,14 @@ function isOwnOrigin(req: Request, origin: string, canonical: string | undefined
   return origin === own || canonical === canonicalOrigin(own);
 }
 
-type TrustProxy = (address: string | undefined, hop: number) => boolean;
-
 /**
  * The host and port, read as Express 5's `req.host` reads them. Express 4's `req.host` is its
  * `hostname`, without the port, so a portal on a non-default port would refuse its own pages.
  */
 function hostWithPort(req: Request): string | undefined {
-  const trust = req.app.get('trust proxy fn') as TrustProxy | undefined;
   const forwarded = req.get('x-forwarded-host');
   const host =
-    forwarded && trust?.(req.socket.remoteAddress, 0)
-      ? forwarded.split(',', 1)[0]?.trim()
-      : req.get('host');
+    forwarded && trustsSender(req) ? forwarded.split(',', 1)[0]?.trim() : req.get('host');
   return host || undefined;
 }
 

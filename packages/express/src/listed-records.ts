@@ -1,11 +1,9 @@
 import type { z } from 'zod';
 import { INVISIBLE, type Logger } from './logger.js';
+import { warnOnce } from './warn-once.js';
 
 /** The most characters of a value from the service that reach a log line. */
 const SHOWN_VALUE_MAX = 100;
-
-/** Distinct lines told at most, then told again: a list of new records must not grow memory. */
-const MAX_TOLD = 1_000;
 
 /**
  * A value the service sent, fit for a log line: quoted, cut at `SHOWN_VALUE_MAX` characters, with
@@ -38,24 +36,10 @@ export interface RecordKind<T> {
 }
 
 /**
- * A function that logs a warning once per `key` (the line itself unless given), until `MAX_TOLD`
- * distinct keys were told, then forgets them: a service sending new values must not grow memory.
- */
-export function warnOnce(logger: Logger): (line: string, key?: string) => void {
-  const told = new Set<string>();
-  return (line, key = line) => {
-    if (told.has(key)) return;
-    if (told.size >= MAX_TOLD) told.clear();
-    told.add(key);
-    logger.warn(line);
-  };
-}
-
-/**
  * Reads the records of the service's lists one at a time (docs/contract.md#designer-forms): a
  * record that is not in the documented shape is left out alone, never the whole list, and a kept
  * record with a value this release does not know in an `open` field is read as any other. Either
- * is logged once, naming the value, until `MAX_TOLD` distinct lines were told.
+ * is logged once, naming the value (`warnOnce`).
  */
 export class ListedRecords {
   readonly #tell: (line: string, key?: string) => void;

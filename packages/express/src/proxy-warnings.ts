@@ -1,7 +1,7 @@
 import type { Request } from 'express';
 import type { Logger } from './logger.js';
-
-type TrustProxy = (address: string | undefined, hop: number) => boolean;
+import { trustsSender } from './trusted-sender.js';
+import { warnOnce } from './warn-once.js';
 
 /**
  * Signed out, a client is counted by its address, `req.ip`, which is only as true as Express's
@@ -12,30 +12,19 @@ type TrustProxy = (address: string | undefined, hop: number) => boolean;
  * that writes one is counted under any address it names.
  */
 export function proxyWarnings(logger: Logger): (req: Request) => void {
-  const warned = new Set<string>();
-  const warnOnce = (problem: string, message: string) => {
-    if (warned.has(problem)) return;
-    warned.add(problem);
-    logger.warn(message);
-  };
+  const warn = warnOnce(logger);
   return function warnOfClientAddress(req) {
     const trustProxy: unknown = req.app.get('trust proxy');
     if (trustProxy === true) {
-      warnOnce(
-        'permissive',
+      warn(
         "Express's 'trust proxy' is true: a signed-out client counts under any address it writes in X-Forwarded-For. Set it to the number of proxies in front of the portal, or their addresses.",
       );
     } else if (trustProxy === false && req.headers['x-forwarded-for'] !== undefined) {
-      warnOnce(
-        'unset',
+      warn(
         "A request came through a proxy (X-Forwarded-For) but Express's 'trust proxy' is not set: every signed-out client counts as the proxy's address. Set it to the number of proxies in front of the portal.",
       );
-    } else if (
-      req.headers['x-forwarded-for'] === undefined &&
-      (req.app.get('trust proxy fn') as TrustProxy | undefined)?.(req.socket.remoteAddress, 0)
-    ) {
-      warnOnce(
-        'no proxy',
+    } else if (req.headers['x-forwarded-for'] === undefined && trustsSender(req)) {
+      warn(
         "Express's 'trust proxy' trusts this request's sender, but it came with no X-Forwarded-For: no proxy in front adds one, so a signed-out client counts under any address it writes in its own. Set 'trust proxy' only where a proxy that adds X-Forwarded-For is in front of the portal, or to its addresses.",
       );
     }

@@ -7,10 +7,11 @@ import {
   ProviderSchema,
 } from '@form-embed/protocol';
 import { z } from 'zod';
-import { shownValue, warnOnce } from './listed-records.js';
+import { shownValue } from './listed-records.js';
 import type { ResolvedUser, UpstreamPaths } from './options.js';
 import { UpstreamErrors } from './upstream-errors.js';
 import { requestUpstream, type UpstreamConfig } from './upstream-request.js';
+import { warnOnce } from './warn-once.js';
 
 const isSuccess = (status: number) => status >= 200 && status < 300;
 

@@ -1,0 +1,18 @@
+import type { Logger } from './logger.js';
+
+/** Distinct lines told at most, then told again: a service sending new values must not grow memory. */
+const MAX_TOLD = 1_000;
+
+/**
+ * A function that logs a warning once per `key` (the line itself unless given), until `MAX_TOLD`
+ * distinct keys were told, then forgets them: a service sending new values must not grow memory.
+ */
+export function warnOnce(logger: Logger): (line: string, key?: string) => void {
+  const told = new Set<string>();
+  return (line, key = line) => {
+    if (told.has(key)) return;
+    if (told.size >= MAX_TOLD) told.clear();
+    told.add(key);
+    logger.warn(line);
+  };
+}
