@@ -31,7 +31,7 @@ after(async () => {
 const meCount = () => sandbox.control.stats()['GET /api/v1/me'] ?? 0;
 const mintCount = () => sandbox.control.stats()['POST /api/v1/forms/{formId}/session'] ?? 0;
 
-test('a designer form mint answers exactly {embedUrl, embedOrigin, provider, expiresIn}, no-store, on the forms embed origin', async () => {
+test('a designer form mint answers exactly {embedUrl, embedOrigin, provider, expiresIn}, as JSON in UTF-8, no-store, on the forms embed origin', async () => {
   const answer = await portal.mint(microsoftForm, { session: 'adele' });
   assert.equal(answer.status, 200, answer.text);
   const body = MintResponseSchema.parse(answer.body);
@@ -46,6 +46,8 @@ test('a designer form mint answers exactly {embedUrl, embedOrigin, provider, exp
   assert.equal(body.provider, 'microsoft');
   assert.equal(body.expiresIn, 120);
   assert.equal(answer.headers.get('cache-control'), 'no-store');
+  // The body is written with res.end, not res.json: the type is set by hand.
+  assert.equal(answer.headers.get('content-type'), 'application/json; charset=utf-8');
 });
 
 test('a session of a provider this release does not know is passed on as it is, logged once: the mint is spent, and nothing the middleware or the element decides reads provider', async () => {
