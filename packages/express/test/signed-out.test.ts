@@ -62,6 +62,17 @@ describe('a mint with nobody signed in (docs/contract.md#portal-codes)', () => {
     assert.equal(session.expiresIn, 0);
   });
 
+  test('a form no session can open (authType password, internal) is not a call to sign in: the service says form_session_unsupported', async () => {
+    // Signing in would not help: only a form the list says needs a user (microsoft, google) is
+    // sign_in_required; this mint goes up, and the service says why it cannot open.
+    for (const formId of [forms.password, forms.internal]) {
+      const answer = await portal.mint({ kind: 'form', formId });
+      assert.equal(answer.status, 400, answer.text);
+      const { error } = SessionErrorBodySchema.parse(answer.body);
+      assert.equal(error.code, 'form_session_unsupported', formId);
+    }
+  });
+
   test("a form the cached list does not know yet is minted, and the service's refusal of a user-less request becomes sign_in_required", async () => {
     // The forms list the middleware reads leaves the microsoft form out, as if it were newer.
     await using stale = await mountMiddleware(watch, {
