@@ -127,14 +127,14 @@ describe('an upstream that fails or answers outside the contract', () => {
     assert.equal(answer.headers.get('x-ratelimit-remaining'), null);
   });
 
-  test('a gateway in front of the service answering {error} without a code is read by its status: 503 stays retryable, 429 keeps its wait, a 400 or 404 is not retried', async () => {
+  test('a gateway in front of the service answering {error} without a code is read by its status: 502 and 503 stay retryable and pass on a Retry-After they gave, 429 keeps its wait, a 400 or 404 is not retried', async () => {
     // What a proxy or API gateway between the portal and the service answers on its own.
     const gatewayAnswers = [
       { status: 503, body: { error: { message: 'upstream overloaded' } }, retryAfter: undefined },
       {
         status: 502,
         body: { error: { code: 502, message: 'Bad gateway' } },
-        retryAfter: undefined,
+        retryAfter: '5',
       },
       { status: 429, body: { error: { code: 429, message: 'Too many' } }, retryAfter: '7' },
       { status: 400, body: { error: { message: 'Bad request' } }, retryAfter: undefined },
@@ -148,7 +148,7 @@ describe('an upstream that fails or answers outside the contract', () => {
     // A plain refusal of the request as such fails again if sent again: not retried.
     const expected = [
       ['unavailable', 503, true, null],
-      ['unavailable', 503, true, null],
+      ['unavailable', 503, true, '5'],
       ['rate_limited', 429, true, '7'],
       ['invalid_request', 400, false, null],
       ['invalid_request', 400, false, null],
