@@ -5,6 +5,7 @@ import { MintResponseSchema, mintPath, SessionErrorBodySchema } from '@form-embe
 import { fixtureIds, type Sandbox, startSandbox } from '@form-embed/sandbox';
 import FakeTimers from '@sinonjs/fake-timers';
 import { createServer } from './helpers/create-server.js';
+import { answerMe, fakeOrganisation, startFakeUpstream } from './helpers/fake-upstream.js';
 import {
   type Answer,
   type MountedMiddleware,
@@ -248,6 +249,31 @@ describe('an upstream that fails or answers outside the contract', () => {
       assertSessionError(answer, 'internal_error', 500, true);
       assert.ok(!answer.text.includes(scheme), answer.text);
     }
+  });
+
+  test('a redirect from the service is not followed: the mint is unavailable, and the key goes nowhere else', async () => {
+    // A 307 keeps the method, the body and (on the same origin) the Authorization header: followed,
+    // the key and the user would go to whatever path the answer names.
+    await using upstream = await startFakeUpstream((req, res) => {
+      if (answerMe(req, res)) return;
+      if (req.url?.endsWith('/session')) {
+        res.writeHead(307, { location: '/elsewhere' }).end();
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const embedUrl = `${fakeOrganisation.formsOrigin}/s/redirected`;
+      res.end(JSON.stringify({ embedUrl, provider: 'microsoft', expiresIn: 120 }));
+    });
+    await using redirected = await mountMiddleware(watch, {
+      apiKey: sandbox.apiKey,
+      baseUrl: upstream.baseUrl,
+    });
+    const answer = await redirected.mint(microsoftForm, { session: 'adele' });
+    assertSessionError(answer, 'unavailable', 503, true);
+    assert.ok(
+      !upstream.requests.some((request) => request.includes('/elsewhere')),
+      `${upstream.requests}`,
+    );
   });
 
   test('an upstream that cannot be reached at all is unavailable (503, retryable)', async () => {
