@@ -490,6 +490,34 @@ test('when the Core forms cannot be read (a path or shape the contract does not 
   assert.equal(told.length, 1);
 });
 
+test('a Core forms read that fails again after it worked is logged again: once a failure, not once a process', async () => {
+  let coreForms: 'missing' | 'read' | 'misshapen' = 'missing';
+  await using flaky = await mountMiddleware(watch, {
+    apiKey: sandbox.apiKey,
+    baseUrl: sandbox.baseUrl,
+    fetch: (input, init) => {
+      if (!String(input).endsWith('/api/v1/core/forms') || coreForms === 'read') {
+        return fetch(input, init);
+      }
+      return Promise.resolve(
+        coreForms === 'missing'
+          ? new Response('{"error":"Not found"}', { status: 404 })
+          : Response.json({ forms: 'none' }),
+      );
+    },
+    catalogue: { cacheTtlMs: 0 },
+  });
+  const logsBefore = watch.logLines.length;
+  for (const state of ['missing', 'read', 'misshapen'] as const) {
+    coreForms = state;
+    assert.equal((await flaky.request('/forms', { session: 'adele' })).status, 200);
+  }
+  const told = watch.logLines
+    .slice(logsBefore)
+    .filter((line) => /the Core forms list could not be read/.test(line.message));
+  assert.equal(told.length, 2, JSON.stringify(told));
+});
+
 test("the same for the user's client; but a Core forms read that says wait (503) fails the whole menu, as a designer forms read would", async () => {
   const answering =
     (path: RegExp, status: number): typeof fetch =>
