@@ -44,6 +44,29 @@ function assertInvalidRequest(answer: Answer, message: RegExp) {
   assert.equal(answer.headers.get('cache-control'), 'no-store');
 }
 
+/**
+ * Sends a mint's head on a socket of its own, announcing `announced` bytes of body, then `sent`
+ * (the rest is the test's to write, or never sent). `received()` is what came back so far;
+ * `closed` settles when the connection closes.
+ */
+async function sendMintHead(
+  mounted: MountedMiddleware,
+  { announced, sent = '', headers = '' }: { announced: number; sent?: string; headers?: string },
+) {
+  const endpoint = new URL(mounted.server.endpoint);
+  const socket = connect(Number(endpoint.port), endpoint.hostname);
+  await once(socket, 'connect');
+  let received = '';
+  socket.setEncoding('utf8').on('data', (chunk: string) => {
+    received += chunk;
+  });
+  const closed = once(socket, 'close');
+  socket.write(
+    `POST ${endpoint.pathname}${mintPathOfOpenForm} HTTP/1.1\r\nHost: ${endpoint.host}\r\nContent-Type: application/json\r\nSec-Fetch-Site: same-origin\r\n${headers}Content-Length: ${announced}\r\n\r\n${sent}`,
+  );
+  return { socket, received: () => received, closed };
+}
+
 describe('the mint request body (read only to refuse a malformed one)', () => {
   test('an empty body, {} and [] are minted', async () => {
     for (const body of ['', '{}', ' [] ']) {
@@ -82,6 +105,23 @@ describe('the mint request body (read only to refuse a malformed one)', () => {
       });
       assertInvalidRequest(answer, /too large/);
       assert.equal(answer.headers.get('connection'), 'close');
+    });
+  });
+
+  test('a body whose Content-Length is over 16 KB is refused at once, without waiting for it: not held until timeoutMs', async () => {
+    await withoutUpstream(portal, async () => {
+      // A megabyte announced, one byte sent, and the rest never: waited for, it would be refused
+      // only once timeoutMs had passed, as not received in time.
+      const { received, closed } = await sendMintHead(portal, {
+        announced: 1024 * 1024,
+        sent: '{',
+      });
+      await closed;
+      const [head = '', text = ''] = received().split('\r\n\r\n');
+      assert.match(head, /^HTTP\/1\.1 400 /);
+      assert.match(head, /\r\nConnection: close\r\n/i);
+      const { error } = SessionErrorBodySchema.parse(JSON.parse(text));
+      assert.match(error.message, /too large/);
     });
   });
 
@@ -168,24 +208,14 @@ describe('the mint request body (read only to refuse a malformed one)', () => {
       // Only the middleware's own timers: sockets and the portal's server keep real time.
       const clock = FakeTimers.install({ toFake: ['setTimeout', 'clearTimeout'] });
       try {
-        const endpoint = new URL(slow.server.endpoint);
-        const socket = connect(Number(endpoint.port), endpoint.hostname);
-        await once(socket, 'connect');
-        let received = '';
-        socket.setEncoding('utf8').on('data', (chunk: string) => {
-          received += chunk;
-        });
-        const closed = once(socket, 'close');
         // Ten bytes announced, one sent, and the rest never.
-        socket.write(
-          `POST ${endpoint.pathname}${mintPathOfOpenForm} HTTP/1.1\r\nHost: ${endpoint.host}\r\nContent-Type: application/json\r\nSec-Fetch-Site: same-origin\r\nContent-Length: 10\r\n\r\n{`,
-        );
+        const { received, closed } = await sendMintHead(slow, { announced: 10, sent: '{' });
         await reachedRouter;
         await clock.tickAsync(TIMEOUT_MS - 1);
-        assert.equal(received, '', 'not answered before timeoutMs');
+        assert.equal(received(), '', 'not answered before timeoutMs');
         await clock.tickAsync(1);
         await closed;
-        const [head = '', text = ''] = received.split('\r\n\r\n');
+        const [head = '', text = ''] = received().split('\r\n\r\n');
         assert.match(head, /^HTTP\/1\.1 400 /);
         assert.match(head, /\r\nConnection: close\r\n/i);
         assert.match(head, /\r\nCache-Control: no-store\r\n/i);
@@ -227,23 +257,17 @@ describe('the mint request body (read only to refuse a malformed one)', () => {
     await withoutUpstream(slow, async () => {
       clock = FakeTimers.install({ toFake: ['setTimeout', 'clearTimeout'] });
       try {
-        const endpoint = new URL(slow.server.endpoint);
-        const socket = connect(Number(endpoint.port), endpoint.hostname);
-        await once(socket, 'connect');
-        let received = '';
-        socket.setEncoding('utf8').on('data', (chunk: string) => {
-          received += chunk;
+        const { socket, received } = await sendMintHead(slow, {
+          announced: 2,
+          headers: 'X-Portal-Session: adele\r\n',
         });
-        socket.write(
-          `POST ${endpoint.pathname}${mintPathOfOpenForm} HTTP/1.1\r\nHost: ${endpoint.host}\r\nContent-Type: application/json\r\nSec-Fetch-Site: same-origin\r\nX-Portal-Session: adele\r\nContent-Length: 2\r\n\r\n`,
-        );
         await new Promise((resolve) => setImmediate(resolve));
         socket.write('{}');
-        while (!received.includes('\r\n\r\n')) await new Promise((r) => setImmediate(r));
+        while (!received().includes('\r\n\r\n')) await new Promise((r) => setImmediate(r));
         // The turns in which withTimeout's setImmediate would have refused the body.
         for (let i = 0; i < 3; i++) await new Promise((r) => setImmediate(r));
         socket.destroy();
-        const [head = ''] = received.split('\r\n\r\n');
+        const [head = ''] = received().split('\r\n\r\n');
         assert.match(head, /^HTTP\/1\.1 403 /);
         assert.doesNotMatch(head, /\r\nConnection: close\r\n/i);
       } finally {
