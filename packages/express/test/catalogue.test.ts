@@ -293,6 +293,25 @@ test('authorize filters the catalogue', async () => {
   ]);
 });
 
+test('only true allows: an authorize answering anything else truthy (a string, 1, a record) vetoes the mint and the menu', async () => {
+  let answer: unknown;
+  await using vetoed = await mountMiddleware(watch, {
+    apiKey: sandbox.apiKey,
+    baseUrl: sandbox.baseUrl,
+    // What a JavaScript portal may write: a policy lookup's row, or its reason for a refusal.
+    authorize: async () => answer as boolean,
+  });
+  for (const truthy of ['not in the HR group', 1, { allowed: false }]) {
+    answer = truthy;
+    const before = vetoed.upstream.length;
+    const refused = await vetoed.mint({ kind: 'form', formId: forms.open }, { session: 'adele' });
+    assert.equal(refused.status, 403, `${JSON.stringify(truthy)}: ${refused.text}`);
+    assert.equal(SessionErrorBodySchema.parse(refused.body).error.code, 'forbidden');
+    assert.deepEqual(vetoed.upstream.slice(before), [], 'no mint');
+    assert.deepEqual(names(await vetoed.request('/forms', { session: 'adele' })), []);
+  }
+});
+
 test('authorize vetoes a mint with forbidden, and an authorize that throws is internal_error, logged', async () => {
   await using vetoed = await mountMiddleware(watch, {
     apiKey: sandbox.apiKey,
