@@ -2,7 +2,7 @@ import { expandPath, parseRetryAfter, toImfFixdate } from '@form-embed/protocol'
 import type { Logger } from './logger.js';
 import { recordUpstream } from './metrics.js';
 import type { FormEmbedSessionsConfig, UpstreamPaths } from './options.js';
-import { sessionError } from './session-error-response.js';
+import { SessionErrorResponse, sessionError } from './session-error-response.js';
 
 export type UpstreamConfig = Pick<
   FormEmbedSessionsConfig,
@@ -32,6 +32,9 @@ export interface UpstreamAnswer {
   /** The parsed JSON body, `notJson`, or `tooLarge` when it ran past `maxUpstreamBodyBytes`. */
   body: unknown;
 }
+
+/** The statuses fetch follows as redirects, when they come with a Location. */
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 export const notJson = Symbol('not JSON');
 export const tooLarge = Symbol('over maxUpstreamBodyBytes');
@@ -68,9 +71,16 @@ export async function requestUpstream(
       method,
       headers,
       body: body === undefined ? undefined : JSON.stringify(body),
-      redirect: 'error',
+      // Never followed (it would carry the key), but read: a redirect is the portal's
+      // configuration, not an outage, and its log line says where the service pointed.
+      redirect: 'manual',
       signal: cutOff.signal,
     });
+    if (REDIRECTS.has(response.status) && response.headers.has('Location')) {
+      await response.body?.cancel();
+      recordUpstream(route, method, startedAt, response.status);
+      throw redirected(config, request, url, response);
+    }
     const text = await readCapped(response, config.maxUpstreamBodyBytes, cutOff);
     recordUpstream(route, method, startedAt, response.status);
     return {
@@ -81,10 +91,35 @@ export async function requestUpstream(
       body: text === tooLarge ? tooLarge : parseJson(text),
     };
   } catch (error) {
+    if (error instanceof SessionErrorResponse) throw error;
     throw unavailable(config, request, asked, startedAt, error);
   } finally {
     clearTimeout(timer);
   }
+}
+
+/**
+ * A redirect, which the same request meets again: on a form-session endpoint `invalid_request`
+ * (not retried), on a read `internal_error` (the browser's request is not what was refused).
+ * Logged with where it pointed, less its query.
+ */
+function redirected(
+  config: UpstreamConfig,
+  { method, route }: UpstreamRequest,
+  url: string,
+  response: Response,
+) {
+  const location = response.headers.get('Location') ?? '';
+  const target = URL.canParse(location, url) ? new URL(location, url) : undefined;
+  const to = target ? `${target.origin}${target.pathname}` : 'an unreadable Location';
+  config.logger.error(
+    `the service answered ${method} ${route} with a redirect (${response.status}) to ${to}, which the middleware does not follow (it would carry the API key): set baseUrl to the service's own address, https where it is served so, and check paths.${route}`,
+  );
+  const isMint = route === 'formSession' || route === 'coreFormSession';
+  return sessionError(
+    isMint ? 'invalid_request' : 'internal_error',
+    'The service redirected the request, which the portal does not follow.',
+  );
 }
 
 /** A timeout or a network failure: `unavailable`, logged without the request (it holds the key). */

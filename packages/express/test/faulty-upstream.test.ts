@@ -251,13 +251,14 @@ describe('an upstream that fails or answers outside the contract', () => {
     }
   });
 
-  test('a redirect from the service is not followed: the mint is unavailable, and the key goes nowhere else', async () => {
+  test('a redirect from the service is not followed: the mint is invalid_request (the same mint meets it again), the log says where it pointed, and the key goes nowhere else', async () => {
     // A 307 keeps the method, the body and (on the same origin) the Authorization header: followed,
-    // the key and the user would go to whatever path the answer names.
+    // the key and the user would go to whatever path the answer names. A redirect is the portal's
+    // configuration (an http baseUrl the service sends to https, a path it moved), not an outage.
     await using upstream = await startFakeUpstream((req, res) => {
       if (answerMe(req, res)) return;
       if (req.url?.endsWith('/session')) {
-        res.writeHead(307, { location: '/elsewhere' }).end();
+        res.writeHead(307, { location: '/elsewhere?token=abc' }).end();
         return;
       }
       res.writeHead(200, { 'content-type': 'application/json' });
@@ -268,12 +269,19 @@ describe('an upstream that fails or answers outside the contract', () => {
       apiKey: sandbox.apiKey,
       baseUrl: upstream.baseUrl,
     });
+    const logsBefore = watch.logLines.length;
     const answer = await redirected.mint(microsoftForm, { session: 'adele' });
-    assertSessionError(answer, 'unavailable', 503, true);
+    assertSessionError(answer, 'invalid_request', 400, false);
     assert.ok(
       !upstream.requests.some((request) => request.includes('/elsewhere')),
       `${upstream.requests}`,
     );
+    const told = watch.logLines
+      .slice(logsBefore)
+      .map((line) => line.message)
+      .join('\n');
+    assert.match(told, /redirect \(307\) to http:\/\/127\.0\.0\.1:\d+\/elsewhere\b.*baseUrl/);
+    assert.doesNotMatch(told, /token=abc/, 'the query of where it pointed stays out of the log');
   });
 
   test('an upstream that cannot be reached at all is unavailable (503, retryable)', async () => {
