@@ -60,8 +60,7 @@ export class FormEmbedElement extends FormEmbedStatus {
 
   override disconnectedCallback() {
     super.disconnectedCallback();
-    this.#run?.abort();
-    this.#run = undefined;
+    this.#run = this.#run?.abort() as undefined; // abort() returns undefined
     this._setStatus('idle');
     this._handFocusOver(); // focus it held fell with the element: nothing to hand on
   }
@@ -129,8 +128,10 @@ export class FormEmbedElement extends FormEmbedStatus {
         if (signal.aborted) return;
         // A handle is single use and short-lived: one that may lapse while the page loads is a
         // failed attempt (a slow mint), retried as any other, never framed.
-        const { expiresIn } = session;
-        if (expiresIn && performance.now() - started > (expiresIn - FRESHNESS_MARGIN_S) * 1000) {
+        if (
+          session.expiresIn &&
+          performance.now() - started > (session.expiresIn - FRESHNESS_MARGIN_S) * 1000
+        ) {
           throw mintFailure('unavailable', true);
         }
         return this.#frame(session, attempt, signal);
@@ -144,14 +145,13 @@ export class FormEmbedElement extends FormEmbedStatus {
   async #failed(error: unknown, attempt: number, signal: AbortSignal) {
     const { code, status, retryable, retryAfter } = failureOf(error);
     const willRetry = retryable && attempt < MAX_ATTEMPTS;
-    const key = failureKey(code, this._currentMessages());
     if (willRetry) this._setStatus('waiting', 'retrying');
     // Try again only where trying again can change the outcome: a retryable failure, or a code
     // this release does not know (even one the page words apart).
     else {
       this._setStatus(
         'failed',
-        key,
+        failureKey(code, this._currentMessages()),
         retryable || failureKey(code, messages) === 'unknown' ? 'retry' : '',
       );
       // Focus was on Try again, or in the form, when the run began: it goes to Try again.
@@ -168,8 +168,12 @@ export class FormEmbedElement extends FormEmbedStatus {
 
   /** Frames `session` for the run of `signal`, and remints when its page posts a lapse. */
   #frame(session: MintResponse, attempt: number, signal: AbortSignal) {
-    const { embedUrl, embedOrigin, expiresIn, provider } = session;
-    const frame = make('iframe', { referrerPolicy: 'origin', src: embedUrl, part: 'frame' });
+    const { embedOrigin } = session;
+    const frame = make('iframe', {
+      referrerPolicy: 'origin',
+      src: session.embedUrl,
+      part: 'frame',
+    });
     this.renderRoot.append(frame);
     signal.addEventListener('abort', () => {
       // Focus in the element (the frame, Dismiss) goes on to the next frame, its notice's
@@ -199,7 +203,12 @@ export class FormEmbedElement extends FormEmbedStatus {
     if (signal.aborted) return;
     this._setStatus('framed', notice ? 'lapsed' : '', 'dismiss');
     this._handFocusOver(frame);
-    fire(this, 'form-embed-session', { provider, expiresIn, embedOrigin, attempt });
+    fire(this, 'form-embed-session', {
+      provider: session.provider,
+      expiresIn: session.expiresIn,
+      embedOrigin,
+      attempt,
+    });
   }
 
   /** True, and counted, when one more automatic remint stays within the bound; else fails. */

@@ -62,10 +62,12 @@ export abstract class FormEmbedStatus extends FormEmbedProperties {
     this.#area = root.appendChild(make('div', { role: 'status', part: 'status', tabIndex: -1 }));
     this.#button = make('button', {
       onclick: () => {
-        if (this.#state === 'failed') return this._retryPressed();
-        // Dismiss hands focus to the form.
-        this._setStatus('framed');
-        this.renderRoot.querySelector('iframe')?.focus();
+        if (this.#state === 'failed') this._retryPressed();
+        else {
+          // Dismiss hands focus to the form.
+          this._setStatus('framed');
+          this.renderRoot.querySelector('iframe')?.focus();
+        }
       },
     });
     return root;
@@ -95,8 +97,11 @@ export abstract class FormEmbedStatus extends FormEmbedProperties {
    */
   protected _paintStatus() {
     const all = this._currentMessages();
-    const name = { failed: 'error', framed: 'notice' }[this.#state as string] ?? 'loading';
-    const [text = '', button = ''] = this.#says;
+    const name =
+      this.#state === 'failed' ? 'error' : this.#state === 'framed' ? 'notice' : 'loading';
+    // Unset before a first message, and for a state that says none: `all[undefined]` reads the key
+    // 'undefined', which no messages object has, and the button, then not shown, is left alone.
+    const [text, button] = this.#says as [string, string];
     const said = all[text] ?? '';
     const label = all[button] ?? '';
     const shown = [name, said, button, label].join();

@@ -9,8 +9,8 @@ export function formTarget(formId?: string, coreSlug?: string): FormTarget | und
   const exactlyOne = (formId == null) !== (coreSlug == null);
   const ref = formId ?? (coreSlug as string);
   if (exactlyOne && isValidFormRef(ref) && ref.isWellFormed()) {
-    return formId != null
-      ? { kind: 'form', formId }
-      : { kind: 'coreForm', slug: coreSlug as string };
+    return formId == null
+      ? { kind: 'coreForm', slug: coreSlug as string }
+      : { kind: 'form', formId };
   }
 }

@@ -48,6 +48,7 @@ export const FAILURE_GROUPS: Record<string, string> = {
  */
 export function failureKey(code: string, from: MessageOverrides): string {
   if (Object.hasOwn(from, code)) return code;
-  for (const key in FAILURE_GROUPS) if (FAILURE_GROUPS[key]?.split(' ').includes(code)) return key;
+  for (const key in FAILURE_GROUPS)
+    if ((FAILURE_GROUPS[key] as string).split(' ').includes(code)) return key;
   return 'unknown';
 }

@@ -42,7 +42,7 @@ export async function mintSession(
   signal: AbortSignal,
 ): Promise<MintResponse> {
   const headers = new Headers(init?.headers);
-  headers.set('Content-Type', 'application/json');
+  headers.set('content-type', 'application/json');
   const response = await fetch(url, {
     ...init,
     method: 'POST',
@@ -55,9 +55,9 @@ export async function mintSession(
     redirect: 'error',
     signal,
   });
-  const { ok, status } = response;
-  const body = await response.json().catch(() => {});
-  if (ok) return body;
+  const { status } = response;
+  const body = await response.json().catch(() => 0);
+  if (response.ok) return body;
   // A SessionError body, read as readSessionError reads it, less the message the element drops.
   // A failure without one (a proxy's error page, say) is retried only when 5xx.
   const { code, retryable } =

@@ -1,4 +1,4 @@
-import { isOnEmbedOrigin, type MintResponse } from '@form-embed/protocol/browser';
+import { canonicalOrigin, type MintResponse } from '@form-embed/protocol/browser';
 import { mintFailure } from './mint-failure.js';
 
 /**
@@ -8,7 +8,8 @@ import { mintFailure } from './mint-failure.js';
 export const UNTRUSTED_ORIGIN = 'untrusted_origin';
 
 // https, or plain http on this machine (localhost, *.localhost, 127.x.x.x, [::1]) for development.
-const TRUSTED_EMBED_ORIGIN = /^https:|^http:\/\/([^/]+\.)?(localhost|127(\.\d+){3}|\[::1\])(:|$)/;
+// Tested on a canonical origin (trustedSession checks that first), which has no path after its host.
+const TRUSTED_EMBED_ORIGIN = /^https:|^http:\/\/(.+\.)?(localhost|127(\.\d+){3}|\[::1\])(:|$)/;
 
 /**
  * The default transport's mint URL for `path` under `endpoint`. An endpoint on another origin
@@ -29,7 +30,8 @@ export function mintUrl(endpoint: string, path: string, allowed?: readonly strin
  * (docs/contract.md#organisation-and-embed-origins, rule 3), an https or loopback origin.
  */
 export function trustedSession(session: unknown): MintResponse {
-  const { embedUrl, embedOrigin, expiresIn } = (session ?? {}) as Partial<MintResponse>;
+  // 0, not {}: fewer bytes, and it has none of the fields either.
+  const { embedUrl, embedOrigin, expiresIn } = (session ?? 0) as Partial<MintResponse>;
   if (
     typeof embedUrl !== 'string' ||
     typeof embedOrigin !== 'string' ||
@@ -38,7 +40,8 @@ export function trustedSession(session: unknown): MintResponse {
   ) {
     throw mintFailure('internal_error', true);
   }
-  if (!isOnEmbedOrigin(embedUrl, embedOrigin)) throw mintFailure('unknown', false);
+  // isOnEmbedOrigin less its empty-origin guard: canonicalOrigin never returns ''.
+  if (canonicalOrigin(embedUrl) !== embedOrigin) throw mintFailure('unknown', false);
   if (!TRUSTED_EMBED_ORIGIN.test(embedOrigin)) throw mintFailure(UNTRUSTED_ORIGIN, false);
   return session as MintResponse;
 }

@@ -15,7 +15,7 @@ export function parseRetryAfter(
   const seconds = /^\d+$/.test(value)
     ? +value
     : date.toUTCString() === value
-      ? Math.ceil((date.getTime() - now) / 1000)
+      ? Math.ceil((+date - now) / 1000)
       : Infinity;
   // Infinity (not a date, or too many digits) reads as undefined.
   return Number.isFinite(seconds) ? Math.max(0, seconds) : undefined;
