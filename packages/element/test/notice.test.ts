@@ -225,4 +225,26 @@ describe('<form-embed> lapse notice', () => {
     below.remove();
     expect(covered, 'the page below is covered by the element').to.equal(false);
   });
+
+  // WCAG 1.4.10: at 320 CSS px, the German notice stood in a column about 140 px wide beside its
+  // Dismiss button, eleven lines high. Narrow, the button goes below the text; wide, it stays beside.
+  it('a narrow notice takes the whole bar and Dismiss goes below it; a wide one keeps Dismiss beside it', async () => {
+    const layout = async (width: string, lapsedMessages?: typeof de) => {
+      const mounted = await mountFramed();
+      if (lapsedMessages) mounted.element.messages = lapsedMessages;
+      mounted.element.style.width = width;
+      await remintAfter('expired', mounted);
+      const status = statusOf(mounted.element);
+      const text = document.createRange();
+      text.selectNodeContents(status.querySelector('slot') as HTMLSlotElement);
+      const button = status.querySelector('button') as HTMLButtonElement;
+      return { text: text.getBoundingClientRect(), button: button.getBoundingClientRect() };
+    };
+    const narrow = await layout('288px', de);
+    expect(narrow.text.width, 'text width at 288 px').to.be.above(200);
+    expect(narrow.button.top, 'Dismiss below the text').to.be.at.least(narrow.text.bottom);
+    const wide = await layout('600px');
+    expect(wide.button.left, 'Dismiss beside the text').to.be.at.least(wide.text.right);
+    expect(wide.button.top, 'on the same line').to.be.below(wide.text.bottom);
+  });
 });
