@@ -1,5 +1,6 @@
 import { FormSessionError } from '@form-embed/protocol/browser';
 import { expect, fixture, html } from '@open-wc/testing';
+import { emulateMedia } from '@web/test-runner-commands';
 import type { FormEmbedElement } from '../src/index.js';
 import de from '../src/locales/de.js';
 import {
@@ -246,5 +247,30 @@ describe('<form-embed> lapse notice', () => {
     const wide = await layout('600px');
     expect(wide.button.left, 'Dismiss beside the text').to.be.at.least(wide.text.right);
     expect(wide.button.top, 'on the same line').to.be.below(wide.text.bottom);
+  });
+
+  // Forced colours (a Windows contrast theme) drop the bar's background, which was all that set the
+  // notice apart from the form below it; they draw a transparent border in the text colour.
+  it('in forced colours a border sets the notice apart from the form, and only the notice', async () => {
+    const mounted = await mountFramed();
+    const status = statusOf(mounted.element);
+    await emulateMedia({ forcedColors: 'active' });
+    try {
+      expect(status.getBoundingClientRect().height, 'no notice, no room').to.equal(0);
+      await remintAfter('expired', mounted);
+      const border = getComputedStyle(status);
+      expect(border.borderBottomStyle).to.not.equal('none');
+      expect(Number.parseFloat(border.borderBottomWidth)).to.be.at.least(1);
+      expect(border.borderBottomColor, 'drawn in a colour').to.match(/^rgb\(/);
+      status.querySelector('button')?.click();
+      await settle(mounted.element);
+      expect(status.getBoundingClientRect().height, 'dismissed, no room').to.equal(0);
+    } finally {
+      await emulateMedia({ forcedColors: 'none' });
+    }
+    await remintAfter('expired', mounted);
+    expect(getComputedStyle(status).borderBottomColor, 'unseen otherwise').to.equal(
+      'rgba(0, 0, 0, 0)',
+    );
   });
 });
