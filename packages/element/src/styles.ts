@@ -7,10 +7,10 @@
 // wider than it needs, so a wide bar keeps the two centred side by side. Forced colours (a
 // Windows contrast theme) drop the bar's background, so the bar holding a notice has a
 // transparent bottom border, which they draw in the text colour: it sets the notice apart from
-// the form. The frame may shrink below its default 150px (height:0 under flex:1 makes its
-// automatic minimum 0) so that a notice taller than the element (a narrow one, a long
+// the form. The frame may shrink below its default 150px (min-height:0; height:0 would cost a
+// byte less but hide the frame on a page that makes the element a block) so that a notice taller than the element (a narrow one, a long
 // translation, a reader's text spacing) squeezes the frame instead of pushing it out over the
 // page below; Dismiss gives the frame its room back. The rules' order is the one found to gzip
 // smallest.
 export const styles =
-  ':host{display:flex;flex-flow:column;height:var(--form-embed-height,600px)}button{font:inherit;min-height:24px;min-width:24px}slot{flex:1 12em;max-width:max-content;display:grid}div{flex:1;text-align:center;place-content:center;background:var(--form-embed-status-background);display:grid;color:var(--form-embed-status-color);place-items:center;gap:1em}:host([state=framed]) div:not(:empty){border-bottom:solid #0000}div:not(:empty){padding:1em}iframe{height:0;flex:1;border:0}:host([state=framed]) div{display:flex;flex-flow:wrap;flex:0}';
+  ':host{display:flex;flex-flow:column;height:var(--form-embed-height,600px)}button{font:inherit;min-height:24px;min-width:24px}slot{flex:1 12em;max-width:max-content;display:grid}div{flex:1;text-align:center;place-content:center;background:var(--form-embed-status-background);display:grid;color:var(--form-embed-status-color);place-items:center;gap:1em}:host([state=framed]) div:not(:empty){border-bottom:solid #0000}div:not(:empty){padding:1em}iframe{flex:1;border:0;min-height:0}:host([state=framed]) div{display:flex;flex-flow:wrap;flex:0}';

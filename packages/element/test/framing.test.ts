@@ -27,6 +27,15 @@ describe('<form-embed> framing', () => {
     expect(frame.hasAttribute('sandbox')).to.equal(false);
   });
 
+  it('fills the element, and a page that makes the element a block (form-embed{display:block}, a habit with custom elements) still sees the form', async () => {
+    const { element } = await mountFramed();
+    element.style.setProperty('--form-embed-height', '400px');
+    expect(frameOf(element)?.getBoundingClientRect().height).to.equal(400);
+    element.style.display = 'block';
+    // Out of the flex layout the frame has its own height again (150 px), never none.
+    expect(frameOf(element)?.getBoundingClientRect().height).to.be.at.least(150);
+  });
+
   it('the iframe is named "Embedded form" by default', async () => {
     const { element } = await mountFramed();
     expect(frameOf(element)?.title).to.equal('Embedded form');
