@@ -182,7 +182,7 @@ describe('project setups', { concurrency: 2, timeout: 240_000 }, () => {
     assert.ok(line, `setup sandbox-types printed no JSON line:\n${output}`);
     const { formsOrigin, ...seen } = JSON.parse(line);
     assert.match(formsOrigin, /^http:\/\/127\.0\.0\.1:\d+$/);
-    // A spent mint window answers 429; advanceClock(60) over HTTP opens the next one.
+    // An emptied mint limit answers 429; advanceClock(60) over HTTP gives a mint back.
     assert.deepEqual(seen, {
       status: 200,
       mints: [429, 200],

@@ -11,9 +11,9 @@ export interface SandboxControl {
   /** Every session lapses now; its page notices on the next reload, submit or lookup. */
   expireSessions(): void;
   /**
-   * Moves the sandbox's clock forward by `seconds`: handles, sessions and rate-limit windows age
+   * Moves the sandbox's clock forward by `seconds`: handles, sessions and rate-limit buckets age
    * as if that much time had passed (121 s makes a fresh handle too old, 1801 s lapses a
-   * session, 60 s opens a spent mint window). Latency and delay faults stay real waits.
+   * session, 0.5 s gives a key one mint back and 60 s its whole burst). Latency and delay faults stay real waits.
    * `reset()` returns to wall time.
    */
   advanceClock(seconds: number): void;
@@ -23,7 +23,11 @@ export interface SandboxControl {
   pendingFaults(): Record<FaultScope, number>;
   /** Sets the organisation's Microsoft connection: `ok`, `broken` or `throttled`. */
   setMicrosoftConnection(connection: MicrosoftConnection): void;
-  /** Spends every key's current window of a limit, so the next such request answers 429. */
+  /**
+   * Empties every key's bucket of a limit and keeps it empty for a minute of the sandbox's clock,
+   * as if the key's other users took each token as it came: such requests answer 429 with
+   * `Retry-After: 60` (less as the clock moves), and `advanceClock(60)` gives one back.
+   */
   exhaustRateLimit(kind: LimitKind): Promise<void>;
   /** Milliseconds added before every API answer from now on. */
   setLatency(ms: number): void;

@@ -4,31 +4,30 @@ export type LimitKind = 'mints' | 'reads';
 
 export interface LimitDecision {
   allowed: boolean;
-  /** `X-RateLimit-Limit`: the requests a key may send in one window (the burst). */
+  /** `X-RateLimit-Limit`: the bucket's capacity, the burst. */
   limit: number;
-  /** `X-RateLimit-Remaining`. */
+  /** `X-RateLimit-Remaining`: the whole tokens left after this request. */
   remaining: number;
-  /** Seconds until the key may send again; set when refused. */
+  /** `Retry-After`, set when refused: whole seconds until the next token, at least 1. */
   retryAfter?: number;
 }
 
-interface Window {
-  /** When the window opened, on the sandbox's clock (ms). */
-  openedAt: number;
-  used: number;
-}
+/** How long `exhaust` keeps a bucket empty, as if the key's other users took each token. */
+const EXHAUSTED_MS = 60_000;
 
 /**
- * Per-key limits (docs/contract.md#limits) as fixed windows: each key gets `burst` requests per
- * window of `burst / perMinute` minutes, opened by its first request, so a key can spend its
- * burst at once and keeps the contract's rate over time. Windows run on the sandbox's clock
- * (`now`), so `control.advanceClock()` closes a spent one without waiting. Keys are the fixture
- * keys only (a request is counted after it authenticates), so the windows stay few.
+ * Per-key limits (docs/contract.md#limits) as token buckets: "N a minute, bursts to B" is a
+ * bucket of B tokens, full at first, refilled at N a minute; a request takes one token or is
+ * refused (a refusal takes none). A bucket is kept as the moment it will be full again
+ * (`fullAt`), so it holds `burst - (fullAt - now) / msPerToken` tokens: one number per key, and
+ * whole milliseconds for the contract's rates (500 ms and 100 ms a token). Buckets run on the
+ * sandbox's clock (`now`), so `control.advanceClock()` refills one without waiting. Keys are the
+ * fixture keys only (a request is counted after it authenticates), so the buckets stay few.
  */
 export class RateLimits {
   #limits: Required<SandboxLimits>;
   #now: () => number;
-  #windows = new Map<`${LimitKind} ${string}`, Window>();
+  #fullAt = new Map<`${LimitKind} ${string}`, number>();
 
   constructor(limits: Required<SandboxLimits>, now: () => number) {
     this.#limits = limits;
@@ -37,44 +36,43 @@ export class RateLimits {
 
   take(kind: LimitKind, key: string): LimitDecision {
     const { burst } = this.#limits[kind];
-    const window = this.#current(kind, key);
-    if (window.used < burst) {
-      window.used += 1;
-      return { allowed: true, limit: burst, remaining: burst - window.used };
+    const perToken = msPerToken(this.#limits[kind]);
+    const now = this.#now();
+    const id = `${kind} ${key}` as const;
+    // What the bucket lacks, in ms of refill: 0 when full (a clock set back reads as full).
+    const lacking = Math.max(0, (this.#fullAt.get(id) ?? now) - now);
+    // Compared in ms, not tokens, so that the contract's rates stay exact.
+    const msToToken = lacking - (burst - 1) * perToken;
+    if (msToToken <= 0) {
+      this.#fullAt.set(id, now + lacking + perToken);
+      const remaining = Math.floor((burst * perToken - lacking) / perToken) - 1;
+      return { allowed: true, limit: burst, remaining };
     }
-    const msLeft = window.openedAt + windowMs(this.#limits[kind]) - this.#now();
     return {
       allowed: false,
       limit: burst,
       remaining: 0,
-      retryAfter: Math.max(1, Math.ceil(msLeft / 1000)),
+      retryAfter: Math.max(1, Math.ceil(msToToken / 1000)),
     };
   }
 
-  /** Spends a whole new window for these keys, so their next request is refused. */
+  /**
+   * Empties these keys' buckets and keeps them empty for a minute of the sandbox's clock, as if
+   * the key's other users took each token as it came: the next request is refused with
+   * `Retry-After: 60`, and the first token comes 60 s on.
+   */
   exhaust(kind: LimitKind, keys: Iterable<string>): void {
     const { burst } = this.#limits[kind];
-    for (const key of keys) {
-      this.#windows.set(`${kind} ${key}`, { openedAt: this.#now(), used: burst });
-    }
+    const perToken = msPerToken(this.#limits[kind]);
+    const fullAt = this.#now() + EXHAUSTED_MS + (burst - 1) * perToken;
+    for (const key of keys) this.#fullAt.set(`${kind} ${key}`, fullAt);
   }
 
   reset(): void {
-    this.#windows.clear();
-  }
-
-  /** The key's open window, or a new one when there is none or it has closed. */
-  #current(kind: LimitKind, key: string): Window {
-    const now = this.#now();
-    const id = `${kind} ${key}` as const;
-    const window = this.#windows.get(id);
-    if (window && now < window.openedAt + windowMs(this.#limits[kind])) return window;
-    const opened = { openedAt: now, used: 0 };
-    this.#windows.set(id, opened);
-    return opened;
+    this.#fullAt.clear();
   }
 }
 
-function windowMs({ perMinute, burst }: RateLimit): number {
-  return Math.max(1, Math.ceil((burst * 60) / perMinute)) * 1000;
+function msPerToken({ perMinute }: RateLimit): number {
+  return 60_000 / perMinute;
 }

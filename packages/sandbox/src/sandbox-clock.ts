@@ -1,7 +1,7 @@
 /**
  * The sandbox's clock: wall time plus an offset that `control.advanceClock()` moves forward,
- * so a test can age a handle, lapse a session or close a rate-limit window without waiting.
- * Handles, sessions and rate-limit windows read this clock; latency and delay faults are real
+ * so a test can age a handle, lapse a session or refill a rate-limit bucket without waiting.
+ * Handles, sessions and rate-limit buckets read this clock; latency and delay faults are real
  * timers (a delay tests the client's own timeout, which does not read this clock).
  */
 export class SandboxClock {

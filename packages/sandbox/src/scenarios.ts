@@ -53,7 +53,7 @@ const recipes: readonly Recipe[] = [
   {
     code: 'rate_limited',
     description:
-      "The key's mints for the current window are spent; Retry-After says when to retry.",
+      "The key's mint bucket is empty (exhaustRateLimit keeps it so for a minute); Retry-After says when to retry.",
     target: microsoftForm,
     user: adele,
     setup: (control) => control.exhaustRateLimit('mints'),

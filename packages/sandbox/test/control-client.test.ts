@@ -40,7 +40,7 @@ describe('controlClient: sandbox.control over HTTP, typed', () => {
     assert.deepEqual(sandbox.control.pendingFaults(), { api: 0, session: 0, redeem: 0 });
   });
 
-  test('moves the clock, spends and reopens the mint window, lapses sessions and changes the forms domain', async (t) => {
+  test('moves the clock, empties and refills the mint limit, lapses sessions and changes the forms domain', async (t) => {
     const sandbox = await sandboxFor(t, { controlApi: true });
     const control = controlClient(sandbox.baseUrl);
     const clock = FakeTimers.install({ toFake: ['Date'] });

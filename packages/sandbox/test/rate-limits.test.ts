@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { describe, type TestContext, test } from 'node:test';
 import { defaultServicePaths, PlainErrorBodySchema } from '@form-embed/protocol';
 import FakeTimers from '@sinonjs/fake-timers';
-import { CONTROL_PATH, fixtureIds, fixtureKeys } from '../src/index.js';
+import { CONTROL_PATH, fixtureIds, fixtureKeys, type Sandbox } from '../src/index.js';
 import { call, requestSession, sandboxFor, sessionError } from './helpers.js';
 
 const adele = {
@@ -11,7 +11,25 @@ const adele = {
 };
 const microsoftForm = { kind: 'form', formId: fixtureIds.forms.microsoft } as const;
 
-describe('rate limits per key', () => {
+/** Freezes `Date` (so the sandbox's clock moves only by advanceClock) until the test ends. */
+function stillDate(t: TestContext) {
+  const clock = FakeTimers.install({ toFake: ['Date'] });
+  t.after(() => clock.uninstall());
+  return clock;
+}
+
+/** `count` concurrent mints of the microsoft form for Adele. */
+function mints(sandbox: Sandbox, count: number) {
+  return Promise.all(
+    Array.from({ length: count }, () => requestSession(sandbox, microsoftForm, adele)),
+  );
+}
+
+async function cancel(answers: Response[]) {
+  await Promise.all(answers.map((r) => (r.bodyUsed ? undefined : r.body?.cancel())));
+}
+
+describe('rate limits per key: token buckets', () => {
   test('authenticated answers carry X-RateLimit-Limit and a falling X-RateLimit-Remaining', async (t) => {
     const sandbox = await sandboxFor(t);
     const first = await call(sandbox, defaultServicePaths.me);
@@ -24,14 +42,11 @@ describe('rate limits per key', () => {
     assert.equal(mint.headers.get('x-ratelimit-remaining'), '119');
   });
 
-  test('mints: a key gets a burst of 120, then rate_limited (429, retryable) with Retry-After', async (t) => {
+  test('mints: a key gets a burst of 120, then rate_limited (429, retryable) with Retry-After 1, the wait for one token', async (t) => {
     const sandbox = await sandboxFor(t);
-    // A still Date: the window's whole 60 s are left however long the burst takes here.
-    const clock = FakeTimers.install({ toFake: ['Date'] });
-    t.after(() => clock.uninstall());
-    const answers = await Promise.all(
-      Array.from({ length: 121 }, () => requestSession(sandbox, microsoftForm, adele)),
-    );
+    // A still Date: no token comes back however long the burst takes here.
+    stillDate(t);
+    const answers = await mints(sandbox, 121);
     const statuses = answers.map((r) => r.status);
     assert.equal(statuses.filter((s) => s === 200).length, 120);
     const limited = answers.find((r) => r.status === 429);
@@ -39,16 +54,15 @@ describe('rate limits per key', () => {
     const error = await sessionError(limited);
     assert.equal(error.code, 'rate_limited');
     assert.equal(error.retryable, true);
-    assert.equal(limited.headers.get('retry-after'), '60');
+    // 120 a minute: one token every 0.5 s, told as 1 whole second.
+    assert.equal(limited.headers.get('retry-after'), '1');
     assert.equal(limited.headers.get('x-ratelimit-remaining'), '0');
-    await Promise.all(answers.filter((r) => r !== limited).map((r) => r.body?.cancel()));
+    await cancel(answers);
   });
 
-  test('reads: a key gets a burst of 200, then 429 {error} with Retry-After; limits are per key', async (t) => {
+  test('reads: a key gets a burst of 200, then 429 {error} with Retry-After 1; limits are per key', async (t) => {
     const sandbox = await sandboxFor(t);
-    // As above: 200 reads in a burst refill at 600 a minute, a window of 20 s.
-    const clock = FakeTimers.install({ toFake: ['Date'] });
-    t.after(() => clock.uninstall());
+    stillDate(t);
     const answers = await Promise.all(
       Array.from({ length: 201 }, () => call(sandbox, defaultServicePaths.forms)),
     );
@@ -56,18 +70,90 @@ describe('rate limits per key', () => {
     const limited = answers.find((r) => r.status === 429);
     assert.ok(limited);
     PlainErrorBodySchema.parse(await limited.json());
-    assert.equal(limited.headers.get('retry-after'), '20');
+    // 600 a minute: one token every 0.1 s, at least 1 s in Retry-After.
+    assert.equal(limited.headers.get('retry-after'), '1');
     const otherKey = await call(sandbox, defaultServicePaths.forms, {
       apiKey: fixtureKeys.otherOrg,
     });
     assert.equal(otherKey.status, 200, "another key's budget is untouched");
-    await Promise.all(answers.filter((r) => r !== limited).map((r) => r.body?.cancel()));
+    await cancel(answers);
   });
 
-  test('windows run on the sandbox clock: advanceClock shortens Retry-After and opens a spent window, in process and over HTTP', async (t) => {
+  test('no more than the burst passes across what was a window edge: 120 mints at 59 s and at 60 s let 122 through, not 239 (the audit)', async (t) => {
+    const sandbox = await sandboxFor(t);
+    stillDate(t);
+    await cancel(await mints(sandbox, 1));
+    sandbox.control.advanceClock(59);
+    const before = await mints(sandbox, 119);
+    sandbox.control.advanceClock(1);
+    const after = await mints(sandbox, 120);
+    const passed = [...before, ...after].filter((r) => r.status === 200).length;
+    // Within one second a key sends at most its burst plus what a second refills (2).
+    assert.equal(passed, 119 + 3);
+    await cancel([...before, ...after]);
+  });
+
+  test('a spent bucket refills at the rate, on the sandbox clock, and never past the burst', async (t) => {
+    const sandbox = await sandboxFor(t);
+    stillDate(t);
+    await cancel(await mints(sandbox, 120));
+    const passedAfter = async (seconds: number, tries: number) => {
+      sandbox.control.advanceClock(seconds);
+      const answers = await mints(sandbox, tries);
+      await cancel(answers);
+      return answers.filter((r) => r.status === 200).length;
+    };
+    assert.equal(await passedAfter(0.5, 2), 1, 'one token every 0.5 s');
+    assert.equal(await passedAfter(10, 25), 20, '20 tokens in 10 s');
+    assert.equal(await passedAfter(0, 1), 0);
+    assert.equal(await passedAfter(300, 130), 120, 'five idle minutes refill the burst, not 600');
+  });
+
+  test('Retry-After is whole seconds until one token, at least 1, and a token is there when it says', async (t) => {
+    // 6 a minute, bursts to 2: one token every 10 s.
+    const sandbox = await sandboxFor(t, { limits: { mints: { perMinute: 6, burst: 2 } } });
+    stillDate(t);
+    await cancel(await mints(sandbox, 2));
+    const retryAfterNow = async () => {
+      const [answer] = await mints(sandbox, 1);
+      assert.ok(answer);
+      await answer.body?.cancel();
+      return answer.status === 429 ? answer.headers.get('retry-after') : String(answer.status);
+    };
+    assert.equal(await retryAfterNow(), '10');
+    sandbox.control.advanceClock(0.2);
+    assert.equal(await retryAfterNow(), '10', '9.8 s rounds up');
+    sandbox.control.advanceClock(8.8);
+    assert.equal(await retryAfterNow(), '1', '1 s left');
+    sandbox.control.advanceClock(0.7);
+    assert.equal(await retryAfterNow(), '1', '0.3 s left is still at least 1');
+    sandbox.control.advanceClock(0.3);
+    assert.equal(await retryAfterNow(), '200', 'the token came when Retry-After said');
+    assert.equal(await retryAfterNow(), '10', 'and the refusals did not spend one');
+  });
+
+  test('X-RateLimit-Limit is the burst and X-RateLimit-Remaining the whole tokens left after the request', async (t) => {
+    const sandbox = await sandboxFor(t, { limits: { mints: { perMinute: 6, burst: 3 } } });
+    stillDate(t);
+    const headersOf = async () => {
+      const [answer] = await mints(sandbox, 1);
+      assert.ok(answer);
+      await answer.body?.cancel();
+      const limit = answer.headers.get('x-ratelimit-limit');
+      return `${answer.status} ${limit} ${answer.headers.get('x-ratelimit-remaining')}`;
+    };
+    assert.equal(await headersOf(), '200 3 2');
+    assert.equal(await headersOf(), '200 3 1');
+    sandbox.control.advanceClock(5); // half a token: 1.5 left
+    assert.equal(await headersOf(), '200 3 0', '0.5 of a token is not a request');
+    assert.equal(await headersOf(), '429 3 0');
+    sandbox.control.advanceClock(5); // 1 token
+    assert.equal(await headersOf(), '200 3 0');
+  });
+
+  test('exhaustRateLimit keeps every key empty for a minute of sandbox time (as if other users of the key spent each token as it came), in process and over HTTP', async (t) => {
     const sandbox = await sandboxFor(t, { controlApi: true });
-    const clock = FakeTimers.install({ toFake: ['Date'] });
-    t.after(() => clock.uninstall());
+    stillDate(t);
     await sandbox.control.exhaustRateLimit('mints');
     const spent = await requestSession(sandbox, microsoftForm, adele);
     assert.equal(spent.status, 429);
@@ -84,9 +170,17 @@ describe('rate limits per key', () => {
     });
     assert.equal(advanced.status, 200);
     const reopened = await requestSession(sandbox, microsoftForm, adele);
-    assert.equal(reopened.status, 200, 'a new window opened without waiting');
-    assert.equal(reopened.headers.get('x-ratelimit-remaining'), '119');
+    assert.equal(reopened.status, 200, 'a token came without waiting');
+    assert.equal(reopened.headers.get('x-ratelimit-remaining'), '0');
     await reopened.body?.cancel();
+    sandbox.control.advanceClock(60);
+    const refilled = await requestSession(sandbox, microsoftForm, adele);
+    assert.equal(
+      refilled.headers.get('x-ratelimit-remaining'),
+      '119',
+      'a minute refills the burst',
+    );
+    await refilled.body?.cancel();
   });
 
   test('the limits option raises the limits (for load tests)', async (t) => {

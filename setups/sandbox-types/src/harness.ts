@@ -2,7 +2,7 @@
 // type-checked with skipLibCheck off, so every type the sandbox publishes must resolve without
 // @types/express. `await using` closes the sandbox when the block ends; inside it, the typed
 // control client from the browser-safe subpath drives the sandbox over HTTP (as a suite whose
-// sandbox runs in Playwright's webServer would): a spent mint window, reopened by moving the
+// sandbox runs in Playwright's webServer would): an emptied mint limit, refilled by moving the
 // sandbox's clock, then stats. Prints one JSON line of what it saw.
 import { defaultServicePaths, expandPath, OrganisationSchema } from '@form-embed/protocol';
 import { fixtureIds, startSandbox } from '@form-embed/sandbox';
