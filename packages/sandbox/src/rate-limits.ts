@@ -15,19 +15,26 @@ export interface LimitDecision {
 /** How long `exhaust` keeps a bucket empty, as if the key's other users took each token. */
 const EXHAUSTED_MS = 60_000;
 
+interface Bucket {
+  /** When the bucket will be full again, on the sandbox's clock (ms). */
+  fullAt: number;
+  /** When it was last read, so that a clock set back is seen. */
+  at: number;
+}
+
 /**
  * Per-key limits (docs/contract.md#limits) as token buckets: "N a minute, bursts to B" is a
  * bucket of B tokens, full at first, refilled at N a minute; a request takes one token or is
  * refused (a refusal takes none). A bucket is kept as the moment it will be full again
- * (`fullAt`), so it holds `burst - (fullAt - now) / msPerToken` tokens: one number per key, and
- * whole milliseconds for the contract's rates (500 ms and 100 ms a token). Buckets run on the
+ * (`fullAt`), so it holds `burst - (fullAt - now) / msPerToken` tokens, in whole milliseconds
+ * for the contract's rates (500 ms and 100 ms a token). Buckets run on the
  * sandbox's clock (`now`), so `control.advanceClock()` refills one without waiting. Keys are the
  * fixture keys only (a request is counted after it authenticates), so the buckets stay few.
  */
 export class RateLimits {
   #limits: Required<SandboxLimits>;
   #now: () => number;
-  #fullAt = new Map<`${LimitKind} ${string}`, number>();
+  #buckets = new Map<`${LimitKind} ${string}`, Bucket>();
 
   constructor(limits: Required<SandboxLimits>, now: () => number) {
     this.#limits = limits;
@@ -39,15 +46,20 @@ export class RateLimits {
     const perToken = msPerToken(this.#limits[kind]);
     const now = this.#now();
     const id = `${kind} ${key}` as const;
-    // What the bucket lacks, in ms of refill: 0 when full (a clock set back reads as full).
-    const lacking = Math.max(0, (this.#fullAt.get(id) ?? now) - now);
+    const bucket = this.#buckets.get(id) ?? { fullAt: now, at: now };
+    // A Date set back (a test faking an earlier day) moves the bucket back with it: it lacks
+    // what it lacked, rather than reading as empty until the clock catches up.
+    const setBack = Math.max(0, bucket.at - now);
+    // What the bucket lacks, in ms of refill: 0 when full.
+    const lacking = Math.max(0, bucket.fullAt - setBack - now);
     // Compared in ms, not tokens, so that the contract's rates stay exact.
     const msToToken = lacking - (burst - 1) * perToken;
     if (msToToken <= 0) {
-      this.#fullAt.set(id, now + lacking + perToken);
+      this.#buckets.set(id, { fullAt: now + lacking + perToken, at: now });
       const remaining = Math.floor((burst * perToken - lacking) / perToken) - 1;
       return { allowed: true, limit: burst, remaining };
     }
+    this.#buckets.set(id, { fullAt: now + lacking, at: now });
     return {
       allowed: false,
       limit: burst,
@@ -64,12 +76,13 @@ export class RateLimits {
   exhaust(kind: LimitKind, keys: Iterable<string>): void {
     const { burst } = this.#limits[kind];
     const perToken = msPerToken(this.#limits[kind]);
-    const fullAt = this.#now() + EXHAUSTED_MS + (burst - 1) * perToken;
-    for (const key of keys) this.#fullAt.set(`${kind} ${key}`, fullAt);
+    const now = this.#now();
+    const fullAt = now + EXHAUSTED_MS + (burst - 1) * perToken;
+    for (const key of keys) this.#buckets.set(`${kind} ${key}`, { fullAt, at: now });
   }
 
   reset(): void {
-    this.#fullAt.clear();
+    this.#buckets.clear();
   }
 }
 

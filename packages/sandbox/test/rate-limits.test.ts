@@ -183,6 +183,21 @@ describe('rate limits per key: token buckets', () => {
     await refilled.body?.cancel();
   });
 
+  test('a Date set back (a test faking an earlier time) neither empties nor refills a bucket', async (t) => {
+    const sandbox = await sandboxFor(t);
+    const clock = stillDate(t);
+    await cancel(await mints(sandbox, 100));
+    clock.setSystemTime(Date.now() - 3 * 86_400_000);
+    const [back] = await mints(sandbox, 1);
+    assert.equal(back?.status, 200);
+    assert.equal(back?.headers.get('x-ratelimit-remaining'), '19', 'as it was, less one');
+    await back?.body?.cancel();
+    sandbox.control.advanceClock(0.5);
+    const [later] = await mints(sandbox, 1);
+    assert.equal(later?.headers.get('x-ratelimit-remaining'), '19', 'refilling from there');
+    await later?.body?.cancel();
+  });
+
   test('the limits option raises the limits (for load tests)', async (t) => {
     const sandbox = await sandboxFor(t, {
       limits: {
