@@ -409,8 +409,14 @@ describe('the limit key', () => {
         warning: /'trust proxy' is not set/,
       },
       { setting: 'a hop count, as the README asks', trustProxy: 1, warning: undefined },
+      {
+        setting: 'unset, with no proxy in front (no X-Forwarded-For)',
+        trustProxy: false,
+        warning: undefined,
+        direct: true,
+      },
     ];
-    for (const { setting, trustProxy, warning } of cases) {
+    for (const { setting, trustProxy, warning, direct } of cases) {
       test(`trust proxy ${setting}: ${warning ? 'one warning' : 'no warning'}`, async () => {
         const own = new SecretWatch();
         try {
@@ -420,7 +426,8 @@ describe('the limit key', () => {
             (app) => app.set('trust proxy', trustProxy),
           );
           for (const address of ['203.0.113.1', '203.0.113.2', '203.0.113.3']) {
-            const answer = await portal.mint(openForm, { headers: { 'x-forwarded-for': address } });
+            const headers = direct ? {} : { 'x-forwarded-for': address };
+            const answer = await portal.mint(openForm, { headers });
             assert.equal(answer.status, 200, answer.text);
           }
           // A signed-in user is counted by who they are: no address, no warning.
