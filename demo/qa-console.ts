@@ -121,8 +121,16 @@ async function loadCatalogue() {
   const groups = new Map<string, HTMLOptGroupElement>();
   for (const entry of forms) {
     const value = entry.kind === 'form' ? `form:${entry.formId}` : `core:${entry.slug}`;
-    const signIn = { microsoft: 'Microsoft sign-in', google: 'Google sign-in', none: 'No sign-in' };
-    const kind = entry.kind === 'form' ? signIn[entry.authType] : 'Core forms';
+    const signIn: Record<string, string> = {
+      microsoft: 'Microsoft sign-in',
+      google: 'Google sign-in',
+      none: 'No sign-in',
+    };
+    // An authType newer than this release is passed on as the service named it.
+    const kind =
+      entry.kind === 'form'
+        ? (signIn[entry.authType] ?? `${entry.authType} sign-in`)
+        : 'Core forms';
     let group = groups.get(kind);
     if (!group) {
       group = document.createElement('optgroup');

@@ -6,6 +6,7 @@ import {
   CoreFormSchema,
   FormSchema,
   type FormSessionUser,
+  OpenAuthTypeSchema,
 } from '@form-embed/protocol';
 import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
@@ -38,7 +39,7 @@ type Load<T> = () => Promise<T>;
 const designerForms: RecordKind<ListedForm> = {
   name: 'form',
   ref: 'id',
-  schema: FormSchema.extend({ authType: z.string() }),
+  schema: FormSchema.extend({ authType: OpenAuthTypeSchema }),
   open: {
     authType: {
       known: FormSchema.shape.authType.options,

@@ -123,9 +123,7 @@ function isOfferedTo(form: ListedCoreForm, tenant: UserTenant | undefined): bool
 }
 
 function designerEntry(form: ListedForm): CatalogueEntry {
-  // An embeddable form is microsoft, google or none by the contract; authType is informative here.
-  const authType = form.authType as Extract<CatalogueEntry, { kind: 'form' }>['authType'];
-  return { kind: 'form', formId: form.id, name: form.name, authType };
+  return { kind: 'form', formId: form.id, name: form.name, authType: form.authType };
 }
 
 function coreEntry(form: ListedCoreForm): CatalogueEntry {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, test } from 'node:test';
-import type { Catalogue } from '@form-embed/protocol';
+import type { Catalogue, CatalogueEntry } from '@form-embed/protocol';
 import { SessionErrorBodySchema } from '@form-embed/protocol';
 import { fixtureIds, type Sandbox, startSandbox } from '@form-embed/sandbox';
 import FakeTimers from '@sinonjs/fake-timers';
@@ -174,6 +174,46 @@ test('a form of an authType this release does not know fails neither the catalog
   assert.equal(signedOut.status, 401, signedOut.text);
   assert.equal(SessionErrorBodySchema.parse(signedOut.body).error.code, 'sign_in_required');
   assert.equal(sandbox.control.stats()['POST /api/v1/forms/{formId}/session'] ?? 0, mintsBefore);
+});
+
+test('an embeddable form of an authType this release does not know is offered with that authType, when written as the contract writes its values; any other leaves that form out, logged once, and never reaches the page', async () => {
+  // A page's menu reads authType (the demo's groups its options by it): it gets a value of the
+  // contract's form, never an arbitrary string from a broken or hostile upstream.
+  await using grown = await mountMiddleware(watch, {
+    apiKey: sandbox.apiKey,
+    baseUrl: sandbox.baseUrl,
+    fetch: editingFormsList((listed) => [
+      ...listed,
+      { ...listed[0], id: 'form_passkey', authType: 'passkey', embeddable: true },
+      { ...listed[0], id: 'form_spaced', authType: 'Pass Key', embeddable: true },
+      { ...listed[0], id: 'form_broken', authType: 'passkey\n', embeddable: true },
+    ]),
+  });
+  const logsBefore = watch.logLines.length;
+  const answer = await grown.request('/forms', { session: 'adele' });
+  assert.deepEqual(names(answer), [
+    ...adeleMenu.slice(0, 3),
+    'form:form_passkey',
+    ...adeleMenu.slice(3),
+  ]);
+  const offered: CatalogueEntry | undefined = (answer.body as Catalogue).forms.find(
+    (entry) => entry.kind === 'form' && entry.formId === 'form_passkey',
+  );
+  const expected: CatalogueEntry = {
+    kind: 'form',
+    formId: 'form_passkey',
+    name: String(offered?.name),
+    authType: 'passkey',
+  };
+  assert.deepEqual(offered, expected);
+  const lines = watch.logLines.slice(logsBefore).map((line) => line.message);
+  for (const id of ['form_spaced', 'form_broken']) {
+    assert.equal(
+      lines.filter((line) => line.includes(`leaves out form "${id}"`)).length,
+      1,
+      JSON.stringify(lines),
+    );
+  }
 });
 
 /**

@@ -26,6 +26,7 @@ export {
   type FormSessionUser,
   FormSessionUserSchema,
   MintResponseSchema,
+  OpenAuthTypeSchema,
   OpenProviderSchema,
   type Organisation,
   OrganisationSchema,

@@ -31,8 +31,18 @@ export function mintPath(target: FormTarget): string {
 /** `GET {endpoint}/forms`: the embeddable forms a portal menu offers its signed-in user. */
 export const CATALOGUE_PATH = '/forms';
 
+/**
+ * A form a portal menu may offer. A designer form's `authType` is one of the contract's that an
+ * embeddable form has, or a newer one this release does not know, passed on as the service
+ * named it (docs/contract.md#designer-forms).
+ */
 export type CatalogueEntry =
-  | { kind: 'form'; formId: string; name: string; authType: 'microsoft' | 'google' | 'none' }
+  | {
+      kind: 'form';
+      formId: string;
+      name: string;
+      authType: 'microsoft' | 'google' | 'none' | (string & {});
+    }
   | { kind: 'coreForm'; slug: string; name: string };
 
 export interface Catalogue {

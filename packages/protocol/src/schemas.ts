@@ -72,6 +72,18 @@ export const ClientPageSchema = z.object({
 export const AuthTypeSchema = z.enum(['none', 'password', 'microsoft', 'google', 'internal']);
 export type AuthType = z.infer<typeof AuthTypeSchema>;
 
+/**
+ * A value of one of the contract's enums as the middleware passes it on to the page: one it
+ * names, or a newer one this release does not know, written as the contract writes its values.
+ */
+const OpenValueSchema = z.string().regex(CONTRACT_VALUE_FORM);
+
+/**
+ * A designer form's authType as the middleware reads it: one of the five, or a newer one
+ * (docs/contract.md#designer-forms), which `GET /forms` passes on.
+ */
+export const OpenAuthTypeSchema = OpenValueSchema;
+
 export const FormSchema = z.object({
   id: z.string(),
   name: z.string(),
@@ -132,7 +144,7 @@ export const ProviderSchema = z.enum(['microsoft', 'google', 'portal', 'none']);
  * A provider as the middleware passes it on: one of the four, or a newer one this release does
  * not know, written as the contract writes its values (docs/contract.md#form-sessions).
  */
-export const OpenProviderSchema = z.string().regex(CONTRACT_VALUE_FORM);
+export const OpenProviderSchema = OpenValueSchema;
 
 export const FormSessionSchema = z.object({
   embedUrl: z.url(),
