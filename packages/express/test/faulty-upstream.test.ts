@@ -284,6 +284,25 @@ describe('an upstream that fails or answers outside the contract', () => {
     assert.doesNotMatch(told, /token=abc/, 'the query of where it pointed stays out of the log');
   });
 
+  test("a redirect on a read of the middleware's own (the forms list) is internal_error, as a read in another shape is: the browser's request is not what was refused", async () => {
+    await using upstream = await startFakeUpstream((req, res) => {
+      if (answerMe(req, res)) return;
+      res.writeHead(301, { location: 'https://moved.example/api/v1/forms?token=abc' }).end();
+    });
+    await using redirected = await mountMiddleware(watch, {
+      apiKey: sandbox.apiKey,
+      baseUrl: upstream.baseUrl,
+    });
+    const logsBefore = watch.logLines.length;
+    const answer = await redirected.request('/forms', { session: 'adele' });
+    assertSessionError(answer, 'internal_error', 500, true);
+    const told = watch.logLines.slice(logsBefore);
+    const line = told.find((logged) => /redirect \(301\)/.test(logged.message));
+    assert.equal(line?.level, 'error', JSON.stringify(told));
+    assert.match(line?.message ?? '', /GET forms .* to https:\/\/moved\.example\/api\/v1\/forms,/);
+    assert.doesNotMatch(JSON.stringify(told), /token=abc/);
+  });
+
   test('an upstream that cannot be reached at all is unavailable (503, retryable)', async () => {
     const closed = await startSandbox();
     const baseUrl = closed.baseUrl;
