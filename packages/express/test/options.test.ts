@@ -355,13 +355,20 @@ describe('formEmbedSessions options', () => {
         'http://app.localhost',
         'http://127.0.0.2:8080',
         'http://[::1]:4000',
+        // Names that only begin or end like this machine's are another machine's.
+        'http://notlocalhost',
+        'http://localhost.attacker.example',
+        'http://127.0.0.1.nip.io',
       ],
       logger,
       fetch,
     });
-    assert.equal(warned.length, 2, warned.join('\n'));
+    assert.equal(warned.length, 5, warned.join('\n'));
     assert.match(warned[0] ?? '', /baseUrl http:\/\/api\.example\.com is plain http.*API key/);
     assert.match(warned[1] ?? '', /allowedOrigins lists http:\/\/portal\.example, plain http/);
+    assert.match(warned[2] ?? '', /lists http:\/\/notlocalhost,/);
+    assert.match(warned[3] ?? '', /lists http:\/\/localhost\.attacker\.example,/);
+    assert.match(warned[4] ?? '', /lists http:\/\/127\.0\.0\.1\.nip\.io,/);
     assert.ok(!warned.join('\n').includes(sandbox.apiKey));
     warned.length = 0;
     formEmbedSessions({ ...valid(), allowedOrigins: ['https://other.example'], logger, fetch });
