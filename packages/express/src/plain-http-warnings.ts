@@ -1,12 +1,18 @@
 import type { Logger } from './logger.js';
 
-// A browser's "potentially trustworthy" hosts: this machine, by name or address.
-const LOOPBACK_HOST = /^((.+\.)?localhost|127(\.\d+){3}|\[::1\])$/;
+// This machine, by name or address, as a browser reads it ("potentially trustworthy" hosts).
+const BROWSER_LOOPBACK = /^((.+\.)?localhost|127(\.\d+){3}|\[::1\])$/;
+// As Node reads it: localhost itself, not a name under it, for which Node's resolver asks DNS
+// (which may answer another machine's address).
+const NODE_LOOPBACK = /^(localhost|127(\.\d+){3}|\[::1\])$/;
 
-/** Whether `url` is https, or plain http to this machine, where nobody on the way can read it. */
-export function isPotentiallyTrustworthy(url: string): boolean {
+/**
+ * Whether `url` is https, or plain http to this machine (`loopback`: as a browser or as Node
+ * resolves it), where nobody on the way can read it.
+ */
+function isPotentiallyTrustworthy(url: string, loopback: RegExp): boolean {
   const { protocol, hostname } = new URL(url);
-  return protocol === 'https:' || (protocol === 'http:' && LOOPBACK_HOST.test(hostname));
+  return protocol === 'https:' || (protocol === 'http:' && loopback.test(hostname));
 }
 
 /**
@@ -18,13 +24,13 @@ export function warnOfPlainHttp(
   { baseUrl, allowedOrigins }: { baseUrl: string; allowedOrigins: ReadonlySet<string> },
   logger: Logger,
 ): void {
-  if (!isPotentiallyTrustworthy(baseUrl)) {
+  if (!isPotentiallyTrustworthy(baseUrl, NODE_LOOPBACK)) {
     logger.warn(
       `baseUrl ${baseUrl} is plain http to another machine: the API key crosses the network where anyone on the way can read it. Use the service's https address.`,
     );
   }
   for (const origin of allowedOrigins) {
-    if (!isPotentiallyTrustworthy(origin)) {
+    if (!isPotentiallyTrustworthy(origin, BROWSER_LOOPBACK)) {
       logger.warn(
         `allowedOrigins lists ${origin}, plain http: anyone on the network between a browser and that page can change the page, and read the sign-in links minted for its user. List its https origin.`,
       );

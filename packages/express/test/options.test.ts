@@ -373,6 +373,11 @@ describe('formEmbedSessions options', () => {
     warned.length = 0;
     formEmbedSessions({ ...valid(), allowedOrigins: ['https://other.example'], logger, fetch });
     assert.deepEqual(warned, [], 'https, and http to this machine, are not warned of');
+    // A browser takes a name under localhost for this machine; Node asks DNS for it, which may
+    // answer another machine's address.
+    formEmbedSessions({ ...valid(), baseUrl: 'http://api.localhost:4010', logger, fetch });
+    assert.equal(warned.length, 1, warned.join('\n'));
+    assert.match(warned[0] ?? '', /baseUrl http:\/\/api\.localhost:4010 is plain http/);
   });
 
   test('a baseUrl with a path prefix keeps the prefix', async () => {
