@@ -208,6 +208,25 @@ describe('Origin and Sec-Fetch-Site, each combination', () => {
   });
 });
 
+describe('trust proxy as Express reads it', () => {
+  test('a trust proxy function that answers a truthy value other than true (a match) trusts the sender for the own origin, as Express does for req.protocol', async () => {
+    // Express tests its answer for truth: X-Forwarded-Proto counts here, so -Host must as well,
+    // or the portal's own page is refused as coming from https://portal.example.
+    await using trusting = await mountMiddleware(
+      watch,
+      { apiKey: sandbox.apiKey, baseUrl: sandbox.baseUrl },
+      (app) => app.set('trust proxy', (address: string) => address.match(/^(::ffff:)?127\./)),
+    );
+    const headers = {
+      origin: 'https://portal.example',
+      'x-forwarded-proto': 'https',
+      'x-forwarded-host': 'portal.example',
+    };
+    const answer = await trusting.mint(openForm, { session: 'adele', headers });
+    assert.equal(answer.status, 200, answer.text);
+  });
+});
+
 describe('Origin and Sec-Fetch-Site, as written', () => {
   test('Sec-Fetch-Site is read without case or surrounding space: cross-site or same-site in any form is refused', async () => {
     await withoutUpstream(portal, async () => {
