@@ -1,6 +1,6 @@
 import type { Logger } from './logger.js';
 
-/** Distinct lines told at most, then told again: a service sending new values must not grow memory. */
+/** Distinct keys remembered at most; past it they are forgotten, and told again when seen. */
 const MAX_TOLD = 1_000;
 
 /**
