@@ -72,7 +72,7 @@ function refuseCrossSite(
       'forbidden',
       // The router's own origin goes to the log only: behind a proxy that rewrites Host, it is
       // an inner address.
-      `The request comes from another origin: Origin ${origin.slice(0, 200)} is neither this router's nor an allowed one (the portal's log names both).`,
+      `The request comes from another origin: Origin ${origin.slice(0, 200)} is neither this router's nor an allowed one (see the portal's log).`,
     );
   }
   const site = req.headers['sec-fetch-site']?.trim().toLowerCase();

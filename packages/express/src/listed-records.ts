@@ -1,23 +1,6 @@
 import type { z } from 'zod';
-import { INVISIBLE, type Logger } from './logger.js';
+import { type Logger, shownValue } from './logger.js';
 import { warnOnce } from './warn-once.js';
-
-/** The most characters of a value from the service that reach a log line. */
-const SHOWN_VALUE_MAX = 100;
-
-/**
- * A value the service sent, fit for a log line: quoted, cut at `SHOWN_VALUE_MAX` characters, with
- * line breaks, control and format characters escaped (one holding a line break would otherwise
- * forge a line of its own).
- */
-export function shownValue(value: unknown): string {
-  const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
-  const quoted = JSON.stringify(text.slice(0, SHOWN_VALUE_MAX)).replace(
-    INVISIBLE,
-    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
-  return text.length > SHOWN_VALUE_MAX ? `${quoted}… (${text.length} characters)` : quoted;
-}
 
 /** One list of the service's, as its records are read one at a time. */
 export interface RecordKind<T> {
@@ -58,7 +41,7 @@ export class ListedRecords {
         records.push(parsed.data);
       } else {
         this.#tell(
-          `GET /forms leaves out ${this.#named(item, kind)}, which the service listed: ${reasonOf(item, parsed.error)}`,
+          `the middleware leaves out ${this.#named(item, kind)}, which the service listed: ${reasonOf(item, parsed.error)}`,
         );
       }
     }

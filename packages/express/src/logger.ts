@@ -33,6 +33,23 @@ function isPino(logger: object): logger is PinoLike {
  */
 export const INVISIBLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu;
 
+/** The most characters of a value from the service that reach a log line. */
+const SHOWN_VALUE_MAX = 100;
+
+/**
+ * A value the service sent, fit for a log line: quoted, cut at `SHOWN_VALUE_MAX` characters, with
+ * line breaks, control and format characters escaped (one holding a line break would otherwise
+ * forge a line of its own).
+ */
+export function shownValue(value: unknown): string {
+  const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
+  const quoted = JSON.stringify(text.slice(0, SHOWN_VALUE_MAX)).replace(
+    INVISIBLE,
+    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+  return text.length > SHOWN_VALUE_MAX ? `${quoted}… (${text.length} characters)` : quoted;
+}
+
 /** `logger` as the middleware calls it: a pino logger gets `(details, message)`, others as given. */
 export function messageFirst(logger: Logger): Logger {
   if (!isPino(logger)) return logger;

@@ -7,7 +7,7 @@ import {
   ProviderSchema,
 } from '@form-embed/protocol';
 import { z } from 'zod';
-import { shownValue } from './listed-records.js';
+import { shownValue } from './logger.js';
 import type { ResolvedUser, UpstreamPaths } from './options.js';
 import { UpstreamErrors } from './upstream-errors.js';
 import { requestUpstream, type UpstreamConfig } from './upstream-request.js';
