@@ -1,7 +1,8 @@
 // Plain text, compact on purpose: Lit does not minify CSS and the element has a size budget. The
 // status area (the only div) fills the element while there is no frame, its message above its
 // button (a grid), is a bar above the frame while it holds a notice, and takes no room when it has
-// nothing to say. In the bar the notice's text (its slot) and Dismiss share a line while the text
+// nothing to say. A page's own content in a slot is centred there as the area's items are (a
+// spinner narrower than its words). In the bar the notice's text (its slot) and Dismiss share a line while the text
 // keeps 12em; narrower (a phone, 400% zoom, a long translation), Dismiss wraps below the text,
 // which then has the bar's width instead of a thin column beside the button. The text grows no
 // wider than it needs, so a wide bar keeps the two centred side by side. Forced colours (a
@@ -13,4 +14,4 @@
 // page below; Dismiss gives the frame its room back. The rules' order is the one found to gzip
 // smallest.
 export const styles =
-  ':host{display:flex;flex-flow:column;height:var(--form-embed-height,600px)}button{font:inherit;min-height:24px;min-width:24px}slot{flex:1 12em;max-width:max-content;display:grid}div{flex:1;text-align:center;place-content:center;background:var(--form-embed-status-background);display:grid;color:var(--form-embed-status-color);place-items:center;gap:1em}:host([state=framed]) div:not(:empty){border-bottom:solid #0000}div:not(:empty){padding:1em}iframe{flex:1;border:0;min-height:0}:host([state=framed]) div{display:flex;flex-flow:wrap;flex:0}';
+  'div,slot{display:grid;place-items:center}:host{display:flex;flex-flow:column;height:var(--form-embed-height,600px)}button{font:inherit;min-height:24px;min-width:24px}slot{flex:1 12em;max-width:max-content}div{flex:1;text-align:center;place-content:center;background:var(--form-embed-status-background);color:var(--form-embed-status-color);gap:1em}:host([state=framed]) div:not(:empty){border-bottom:solid #0000}div:not(:empty){padding:1em}iframe{flex:1;border:0;min-height:0}:host([state=framed]) div{display:flex;flex-flow:wrap;flex:0}';

@@ -172,6 +172,23 @@ describe('<form-embed> status and accessibility', () => {
     expect(slot('error')?.assignedElements()[0]?.textContent).to.equal('Could not open it');
   });
 
+  it("a page's own content in a slot is centred, an item narrower than the slot too (a spinner above its words)", async () => {
+    const stub = sessionStub();
+    const element = await fixture<FormEmbedElement>(
+      html`<form-embed form-id="f1" style="width:400px" .fetchSession=${stub.fetchSession}
+        ><span slot="loading" style="display:block;width:20px;height:20px"></span
+        ><p slot="loading">Opening your form, a moment please</p></form-embed
+      >`,
+    );
+    await frames();
+    const centre = (node: Element) => {
+      const { left, width } = node.getBoundingClientRect();
+      return left + width / 2;
+    };
+    const spinner = element.querySelector('span') as HTMLElement;
+    expect(Math.abs(centre(spinner) - centre(statusOf(element)))).to.be.below(1);
+  });
+
   it('events arrive in order, bubbling and composed, and only form-embed-remint is cancelable', async () => {
     const { element, calls } = await mount();
     const events = record(element, 'form-embed-session', 'form-embed-remint', 'form-embed-error');
