@@ -110,7 +110,7 @@ export function recordUpstream(
   endpoint: string,
   method: string,
   startedAt: number,
-  status: number | 'timeout' | 'network',
+  status: number | 'timeout' | 'network' | 'redirect',
 ): void {
   const attributes: Attributes = {
     'form_embed.upstream.endpoint': endpoint,

@@ -2,7 +2,7 @@ import { expandPath, parseRetryAfter, toImfFixdate } from '@form-embed/protocol'
 import type { Logger } from './logger.js';
 import { recordUpstream } from './metrics.js';
 import type { FormEmbedSessionsConfig, UpstreamPaths } from './options.js';
-import { SessionErrorResponse, sessionError } from './session-error-response.js';
+import { sessionError } from './session-error-response.js';
 
 export type UpstreamConfig = Pick<
   FormEmbedSessionsConfig,
@@ -32,9 +32,6 @@ export interface UpstreamAnswer {
   /** The parsed JSON body, `notJson`, or `tooLarge` when it ran past `maxUpstreamBodyBytes`. */
   body: unknown;
 }
-
-/** The statuses fetch follows as redirects, when they come with a Location. */
-const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 export const notJson = Symbol('not JSON');
 export const tooLarge = Symbol('over maxUpstreamBodyBytes');
@@ -71,16 +68,12 @@ export async function requestUpstream(
       method,
       headers,
       body: body === undefined ? undefined : JSON.stringify(body),
-      // Never followed (it would carry the key), but read: a redirect is the portal's
-      // configuration, not an outage, and its log line says where the service pointed.
-      redirect: 'manual',
+      // Never followed: it would carry the key. Refused by fetch rather than read with 'manual',
+      // which costs Node 20's fetch about 60 µs more CPU on every request, redirect or not (the
+      // bench's middleware / anchor proxy ratio fell from 0.95 to 0.88 with it).
+      redirect: 'error',
       signal: cutOff.signal,
     });
-    if (REDIRECTS.has(response.status) && response.headers.has('Location')) {
-      await response.body?.cancel();
-      recordUpstream(route, method, startedAt, response.status);
-      throw redirected(config, request, url, response);
-    }
     const text = await readCapped(response, config.maxUpstreamBodyBytes, cutOff);
     recordUpstream(route, method, startedAt, response.status);
     return {
@@ -91,7 +84,7 @@ export async function requestUpstream(
       body: text === tooLarge ? tooLarge : parseJson(text),
     };
   } catch (error) {
-    if (error instanceof SessionErrorResponse) throw error;
+    if (isRefusedRedirect(error)) throw redirected(config, request, startedAt);
     throw unavailable(config, request, asked, startedAt, error);
   } finally {
     clearTimeout(timer);
@@ -99,21 +92,26 @@ export async function requestUpstream(
 }
 
 /**
- * A redirect, which the same request meets again: on a form-session endpoint `invalid_request`
- * (not retried), on a read `internal_error` (the browser's request is not what was refused).
- * Logged with where it pointed, less its query.
+ * Whether `error` is fetch refusing a redirect (`redirect: 'error'`): Node's fetch says so in its
+ * cause. Another `fetch` option's refusal reads as a network failure, `unavailable`.
  */
-function redirected(
-  config: UpstreamConfig,
-  { method, route }: UpstreamRequest,
-  url: string,
-  response: Response,
-) {
-  const location = response.headers.get('Location') ?? '';
-  const target = URL.canParse(location, url) ? new URL(location, url) : undefined;
-  const to = target ? `${target.origin}${target.pathname}` : 'an unreadable Location';
+function isRefusedRedirect(error: unknown): boolean {
+  return (
+    (error as { cause?: { message?: unknown } } | undefined)?.cause?.message ===
+    'unexpected redirect'
+  );
+}
+
+/**
+ * A redirect, which the same request meets again: the portal's configuration, not an outage. On
+ * a form-session endpoint `invalid_request` (not retried), on a read `internal_error` (the
+ * browser's request is not what was refused). Where it pointed is not known: fetch refused it
+ * unread.
+ */
+function redirected(config: UpstreamConfig, { method, route }: UpstreamRequest, startedAt: number) {
+  recordUpstream(route, method, startedAt, 'redirect');
   config.logger.error(
-    `the service answered ${method} ${route} with a redirect (${response.status}) to ${to}, which the middleware does not follow (it would carry the API key): set baseUrl to the service's own address, https where it is served so, and check paths.${route}`,
+    `the service answered ${method} ${route} with a redirect, which the middleware does not follow (it would carry the API key): set baseUrl to the service's own address, https where it is served so, and check paths.${route}`,
   );
   const isMint = route === 'formSession' || route === 'coreFormSession';
   return sessionError(

@@ -251,7 +251,7 @@ describe('an upstream that fails or answers outside the contract', () => {
     }
   });
 
-  test('a redirect from the service is not followed: the mint is invalid_request (the same mint meets it again), the log says where it pointed, and the key goes nowhere else', async () => {
+  test('a redirect from the service is not followed: the mint is invalid_request (the same mint meets it again), the log says what to check, and the key goes nowhere else', async () => {
     // A 307 keeps the method, the body and (on the same origin) the Authorization header: followed,
     // the key and the user would go to whatever path the answer names. A redirect is the portal's
     // configuration (an http baseUrl the service sends to https, a path it moved), not an outage.
@@ -280,8 +280,7 @@ describe('an upstream that fails or answers outside the contract', () => {
       .slice(logsBefore)
       .map((line) => line.message)
       .join('\n');
-    assert.match(told, /redirect \(307\) to http:\/\/127\.0\.0\.1:\d+\/elsewhere\b.*baseUrl/);
-    assert.doesNotMatch(told, /token=abc/, 'the query of where it pointed stays out of the log');
+    assert.match(told, /POST formSession with a redirect, .*baseUrl/);
   });
 
   test("a redirect on a read of the middleware's own (the forms list) is internal_error, as a read in another shape is: the browser's request is not what was refused", async () => {
@@ -297,10 +296,8 @@ describe('an upstream that fails or answers outside the contract', () => {
     const answer = await redirected.request('/forms', { session: 'adele' });
     assertSessionError(answer, 'internal_error', 500, true);
     const told = watch.logLines.slice(logsBefore);
-    const line = told.find((logged) => /redirect \(301\)/.test(logged.message));
+    const line = told.find((logged) => /GET forms with a redirect/.test(logged.message));
     assert.equal(line?.level, 'error', JSON.stringify(told));
-    assert.match(line?.message ?? '', /GET forms .* to https:\/\/moved\.example\/api\/v1\/forms,/);
-    assert.doesNotMatch(JSON.stringify(told), /token=abc/);
   });
 
   test('an upstream that cannot be reached at all is unavailable (503, retryable)', async () => {
