@@ -15,19 +15,27 @@ export interface LimitDecision {
 /** How long `exhaust` keeps a bucket empty, as if the key's other users took each token. */
 const EXHAUSTED_MS = 60_000;
 
+/**
+ * Float error allowed when a rate's token is no whole millisecond (7 a minute: 8571.43 ms), a
+ * microsecond: without it the burst's last token read as 1e-10 ms away, and a clock moved by
+ * such a token (`advanceClock(60 / 7)`) on today's epoch is rounded to 0.24 µs.
+ */
+const TOLERANCE_MS = 1e-3;
+
 interface Bucket {
-  /** When the bucket will be full again, on the sandbox's clock (ms). */
-  fullAt: number;
-  /** When it was last read, so that a clock set back is seen. */
+  /** What the bucket lacked when last read, in ms of refill: 0 when full. */
+  lacking: number;
+  /** When it was last read, on the sandbox's clock (ms). */
   at: number;
 }
 
 /**
  * Per-key limits (docs/contract.md#limits) as token buckets: "N a minute, bursts to B" is a
  * bucket of B tokens, full at first, refilled at N a minute; a request takes one token or is
- * refused (a refusal takes none). A bucket is kept as the moment it will be full again
- * (`fullAt`), so it holds `burst - (fullAt - now) / msPerToken` tokens, in whole milliseconds
- * for the contract's rates (500 ms and 100 ms a token). Buckets run on the
+ * refused (a refusal takes none). A bucket is kept as what it lacked, in ms of refill, when it
+ * was last read (a small number, not a moment of the epoch, whose last bit is 0.24 µs), so it holds
+ * `burst - lacking / msPerToken` tokens: exact for the contract's rates (500 ms and 100 ms a
+ * token), within `TOLERANCE_MS` for any other. Buckets run on the
  * sandbox's clock (`now`), so `control.advanceClock()` refills one without waiting. Keys are the
  * fixture keys only (a request is counted after it authenticates), so the buckets stay few.
  */
@@ -46,25 +54,23 @@ export class RateLimits {
     const perToken = msPerToken(this.#limits[kind]);
     const now = this.#now();
     const id = `${kind} ${key}` as const;
-    const bucket = this.#buckets.get(id) ?? { fullAt: now, at: now };
-    // A Date set back (a test faking an earlier day) moves the bucket back with it: it lacks
-    // what it lacked, rather than reading as empty until the clock catches up.
-    const setBack = Math.max(0, bucket.at - now);
-    // What the bucket lacks, in ms of refill: 0 when full.
-    const lacking = Math.max(0, bucket.fullAt - setBack - now);
+    const bucket = this.#buckets.get(id) ?? { lacking: 0, at: now };
+    // A Date set back (a test faking an earlier day) refills nothing: the bucket lacks what it
+    // lacked, rather than reading as empty until the clock catches up.
+    const lacking = Math.max(0, bucket.lacking - Math.max(0, now - bucket.at));
     // Compared in ms, not tokens, so that the contract's rates stay exact.
     const msToToken = lacking - (burst - 1) * perToken;
-    if (msToToken <= 0) {
-      this.#buckets.set(id, { fullAt: now + lacking + perToken, at: now });
-      const remaining = Math.floor((burst * perToken - lacking) / perToken) - 1;
+    if (msToToken <= TOLERANCE_MS) {
+      this.#buckets.set(id, { lacking: lacking + perToken, at: now });
+      const remaining = Math.floor((burst * perToken - lacking + TOLERANCE_MS) / perToken) - 1;
       return { allowed: true, limit: burst, remaining };
     }
-    this.#buckets.set(id, { fullAt: now + lacking, at: now });
+    this.#buckets.set(id, { lacking, at: now });
     return {
       allowed: false,
       limit: burst,
       remaining: 0,
-      retryAfter: Math.max(1, Math.ceil(msToToken / 1000)),
+      retryAfter: Math.max(1, Math.ceil((msToToken - TOLERANCE_MS) / 1000)),
     };
   }
 
@@ -77,8 +83,8 @@ export class RateLimits {
     const { burst } = this.#limits[kind];
     const perToken = msPerToken(this.#limits[kind]);
     const now = this.#now();
-    const fullAt = now + EXHAUSTED_MS + (burst - 1) * perToken;
-    for (const key of keys) this.#buckets.set(`${kind} ${key}`, { fullAt, at: now });
+    const lacking = EXHAUSTED_MS + (burst - 1) * perToken;
+    for (const key of keys) this.#buckets.set(`${kind} ${key}`, { lacking, at: now });
   }
 
   reset(): void {

@@ -11,9 +11,12 @@ const adele = {
 };
 const microsoftForm = { kind: 'form', formId: fixtureIds.forms.microsoft } as const;
 
-/** Freezes `Date` (so the sandbox's clock moves only by advanceClock) until the test ends. */
-function stillDate(t: TestContext) {
-  const clock = FakeTimers.install({ toFake: ['Date'] });
+/**
+ * Freezes `Date` (so the sandbox's clock moves only by advanceClock) until the test ends, at
+ * `now` (ms since the epoch, 0 unless told).
+ */
+function stillDate(t: TestContext, now = 0) {
+  const clock = FakeTimers.install({ toFake: ['Date'], now });
   t.after(() => clock.uninstall());
   return clock;
 }
@@ -23,6 +26,13 @@ function mints(sandbox: Sandbox, count: number) {
   return Promise.all(
     Array.from({ length: count }, () => requestSession(sandbox, microsoftForm, adele)),
   );
+}
+
+/** One mint of the microsoft form for Adele, its body cancelled: what its headers say. */
+async function oneMint(sandbox: Sandbox) {
+  const answer = await requestSession(sandbox, microsoftForm, adele);
+  await answer.body?.cancel();
+  return answer;
 }
 
 async function cancel(answers: Response[]) {
@@ -149,6 +159,32 @@ describe('rate limits per key: token buckets', () => {
     assert.equal(await headersOf(), '429 3 0');
     sandbox.control.advanceClock(5); // 1 token
     assert.equal(await headersOf(), '200 3 0');
+  });
+
+  test('a rate whose token is no whole millisecond (7 a minute, a token every 8571.43 ms) lets the whole burst through and refills on time', async (t) => {
+    const sandbox = await sandboxFor(t, { limits: { mints: { perMinute: 7, burst: 7 } } });
+    // Today's epoch, whose last bit is 0.24 µs: advanceClock(60 / 7) is not exact on it.
+    stillDate(t, Date.now());
+    const headersOf = async () => {
+      const { status, headers } = await oneMint(sandbox);
+      return `${status} ${headers.get('x-ratelimit-remaining')} ${headers.get('retry-after') ?? '-'}`;
+    };
+    const burst = [];
+    for (let i = 0; i < 7; i++) burst.push(await headersOf());
+    assert.deepEqual(burst, [
+      '200 6 -',
+      '200 5 -',
+      '200 4 -',
+      '200 3 -',
+      '200 2 -',
+      '200 1 -',
+      '200 0 -',
+    ]);
+    assert.equal(await headersOf(), '429 0 9', '8.57 s to the next token');
+    sandbox.control.advanceClock(60 / 7);
+    assert.equal(await headersOf(), '200 0 -', 'the token came when it was due');
+    sandbox.control.advanceClock(60);
+    assert.equal(await headersOf(), '200 6 -', 'a minute refills the burst');
   });
 
   test('exhaustRateLimit keeps every key empty for a minute of sandbox time (as if other users of the key spent each token as it came), in process and over HTTP', async (t) => {
