@@ -131,9 +131,9 @@ describe('rate limits per key: token buckets', () => {
       return answer.status === 429 ? answer.headers.get('retry-after') : String(answer.status);
     };
     assert.equal(await retryAfterNow(), '10');
-    sandbox.control.advanceClock(0.2);
-    assert.equal(await retryAfterNow(), '10', '9.8 s rounds up');
-    sandbox.control.advanceClock(8.8);
+    sandbox.control.advanceClock(0.6);
+    assert.equal(await retryAfterNow(), '10', '9.4 s rounds up');
+    sandbox.control.advanceClock(8.4);
     assert.equal(await retryAfterNow(), '1', '1 s left');
     sandbox.control.advanceClock(0.7);
     assert.equal(await retryAfterNow(), '1', '0.3 s left is still at least 1');
@@ -181,7 +181,9 @@ describe('rate limits per key: token buckets', () => {
       '200 0 -',
     ]);
     assert.equal(await headersOf(), '429 0 9', '8.57 s to the next token');
-    sandbox.control.advanceClock(60 / 7);
+    sandbox.control.advanceClock(60 / 7 - 8);
+    assert.equal(await headersOf(), '429 0 8', '8 s to the next token, not 8.0000001');
+    sandbox.control.advanceClock(8);
     assert.equal(await headersOf(), '200 0 -', 'the token came when it was due');
     sandbox.control.advanceClock(60);
     assert.equal(await headersOf(), '200 6 -', 'a minute refills the burst');
@@ -232,6 +234,20 @@ describe('rate limits per key: token buckets', () => {
     const [later] = await mints(sandbox, 1);
     assert.equal(later?.headers.get('x-ratelimit-remaining'), '19', 'refilling from there');
     await later?.body?.cancel();
+  });
+
+  test('a Date set back on a spent bucket: refused, then refilled from the earlier time on', async (t) => {
+    const sandbox = await sandboxFor(t);
+    const clock = stillDate(t, Date.now());
+    await cancel(await mints(sandbox, 120));
+    clock.setSystemTime(Date.now() - 3 * 86_400_000);
+    const refused = await oneMint(sandbox);
+    assert.equal(refused.status, 429);
+    assert.equal(refused.headers.get('retry-after'), '1');
+    sandbox.control.advanceClock(0.5);
+    const refilled = await oneMint(sandbox);
+    assert.equal(refilled.status, 200, 'half a second after the refusal, on the earlier time');
+    assert.equal(refilled.headers.get('x-ratelimit-remaining'), '0');
   });
 
   test('the limits option raises the limits (for load tests)', async (t) => {
