@@ -1,5 +1,7 @@
 // The READMEs' ```ts, ```tsx and ```js blocks as files of the readme-snippets setup, so that the
-// setups lane type-checks what a partner copies first against the packed packages.
+// setups lane type-checks what a partner copies first against the packed packages. A block
+// opened otherwise as TypeScript or JavaScript (```typescript, ```jsx, ```ts title=…, ~~~ts)
+// fails the reading, naming its line, rather than go unchecked (snippets.test.ts).
 //
 // Every such block is checked, a page's as a program of its own (a block that types the tag only
 // because another imported /define must fail). A block that imports @form-embed/element, and a
@@ -36,7 +38,14 @@ export interface Snippet {
   skipped?: string;
 }
 
-const fence = /^(\s*)```(\S*)\s*$/;
+/** A fence's opening: its indentation, its run of backticks or tildes, and its info string. */
+const fence = /^(\s*)(`{3,}|~{3,})(.*)$/;
+/**
+ * The first word of an info string that GitHub or npm would show as TypeScript or JavaScript,
+ * any case. Only a block opened with exactly ```ts, ```tsx or ```js is checked: another such
+ * opening fails the check rather than go unchecked.
+ */
+const scriptLike = /^(?:[cm]?[jt]sx?|typescript|javascript|node)$/i;
 const marker = /^\s*<!--\s*snippet\s+(assumes|skipped):\s*(.*?)\s*-->\s*$/;
 
 /** Every ```ts, ```tsx and ```js block of one README, with what its comment says of it. */
@@ -46,10 +55,14 @@ export function snippetsOf(readme: string, text: string): Snippet[] {
   for (let index = 0; index < lines.length; index++) {
     const opening = fence.exec(lines[index] ?? '');
     if (!opening) continue;
-    const [, indent = '', lang = ''] = opening;
-    const end = lines.findIndex((line, at) => at > index && line.trim() === '```');
+    const [, indent = '', marks = '', info = ''] = opening;
+    // Closed by a run of the same mark at least as long (CommonMark), so that a block shown
+    // inside a longer fence is content, and a fence's info string is never taken for a close.
+    const closing = new RegExp(`^\\s*${marks[0]}{${marks.length},}\\s*$`);
+    const end = lines.findIndex((line, at) => at > index && closing.test(line));
     if (end < 0) throw new Error(`${readme}:${index + 1}: a code block that never ends`);
-    if (lang === 'ts' || lang === 'tsx' || lang === 'js') {
+    const lang = info.trim();
+    if (marks === '```' && (lang === 'ts' || lang === 'tsx' || lang === 'js')) {
       const code = lines.slice(index + 1, end).map((line) => line.slice(indent.length));
       const said = comment(readme, lines, index);
       snippets.push({
@@ -60,6 +73,10 @@ export function snippetsOf(readme: string, text: string): Snippet[] {
         assumes: said?.kind === 'assumes' ? said.value.split(/\s*,\s*/) : [],
         ...(said?.kind === 'skipped' && { skipped: said.value }),
       });
+    } else if (scriptLike.test(lang.split(/\s/)[0] ?? '')) {
+      throw new Error(
+        `${readme}:${index + 1}: a block opened ${marks}${lang} would go unchecked: open it with exactly \`\`\`ts, \`\`\`tsx or \`\`\`js (no title or other words); one left unchecked on purpose is still \`\`\`ts, after <!-- snippet skipped: why -->`,
+      );
     }
     index = end;
   }
