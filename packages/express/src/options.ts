@@ -113,7 +113,11 @@ export interface FormEmbedSessionsOptions {
   limit?: LimitOptions;
   /** Where warnings and errors go. Defaults to `console` (prefixed `[form-embed]`). Lines never carry the key or a handle. */
   logger?: Logger;
-  /** The fetch used for upstream requests. Defaults to the global `fetch`. */
+  /**
+   * The fetch used for upstream requests. Defaults to the global `fetch`. It must refuse a
+   * redirect when asked (`redirect: 'error'`); a refusal whose `cause` does not say
+   * `unexpected redirect`, as Node's does, is answered as `unavailable`.
+   */
   fetch?: typeof fetch;
   /**
    * The most bytes read of one upstream answer; a longer answer is cut off and counts as not in

@@ -300,6 +300,19 @@ describe('an upstream that fails or answers outside the contract', () => {
     assert.equal(line?.level, 'error', JSON.stringify(told));
   });
 
+  test('a redirect status without a Location is refused as a redirect all the same (fetch refuses the status): invalid_request on the mint', async () => {
+    await using upstream = await startFakeUpstream((req, res) => {
+      if (answerMe(req, res)) return;
+      res.writeHead(302).end();
+    });
+    await using redirected = await mountMiddleware(watch, {
+      apiKey: sandbox.apiKey,
+      baseUrl: upstream.baseUrl,
+    });
+    const answer = await redirected.mint(microsoftForm, { session: 'adele' });
+    assertSessionError(answer, 'invalid_request', 400, false);
+  });
+
   test('an upstream that cannot be reached at all is unavailable (503, retryable)', async () => {
     const closed = await startSandbox();
     const baseUrl = closed.baseUrl;
