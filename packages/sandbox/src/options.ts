@@ -1,9 +1,9 @@
 /** The options of `startSandbox`, and their parsing into an all-required configuration. */
 
 export interface RateLimit {
-  /** Sustained rate per key. */
+  /** Sustained rate per key: a finite number > 0. */
   perMinute: number;
-  /** Requests a key may send at once. */
+  /** Requests a key may send at once: a whole number >= 1. */
   burst: number;
 }
 
@@ -90,8 +90,11 @@ export function parseOptions(options: SandboxOptions = {}): SandboxConfig {
   }
   for (const name of ['mints', 'reads'] as const) {
     const { perMinute, burst } = config.limits[name];
-    if (!(perMinute > 0) || !Number.isInteger(burst) || burst < 1) {
-      throw new TypeError(`startSandbox: option limits.${name} needs perMinute > 0 and burst >= 1`);
+    // Infinity would make a token 0 ms and X-RateLimit-Remaining NaN: a load test raises it instead.
+    if (!(perMinute > 0 && perMinute < Infinity) || !Number.isInteger(burst) || burst < 1) {
+      throw new TypeError(
+        `startSandbox: option limits.${name} needs perMinute a finite number > 0 and burst a whole number >= 1`,
+      );
     }
   }
   for (const origin of config.controlOrigins) {

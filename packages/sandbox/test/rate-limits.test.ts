@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, type TestContext, test } from 'node:test';
 import { defaultServicePaths, PlainErrorBodySchema } from '@form-embed/protocol';
 import FakeTimers from '@sinonjs/fake-timers';
-import { CONTROL_PATH, fixtureIds, fixtureKeys, type Sandbox } from '../src/index.js';
+import { CONTROL_PATH, fixtureIds, fixtureKeys, type Sandbox, startSandbox } from '../src/index.js';
 import { call, requestSession, sandboxFor, sessionError } from './helpers.js';
 
 const adele = {
@@ -248,6 +248,27 @@ describe('rate limits per key: token buckets', () => {
     const refilled = await oneMint(sandbox);
     assert.equal(refilled.status, 200, 'half a second after the refusal, on the earlier time');
     assert.equal(refilled.headers.get('x-ratelimit-remaining'), '0');
+  });
+
+  test('the limits option needs a finite perMinute > 0 and a whole burst >= 1 (Infinity told X-RateLimit-Remaining: NaN)', async () => {
+    const limits = [
+      { perMinute: Number.POSITIVE_INFINITY, burst: 5 },
+      { perMinute: 0, burst: 5 },
+      { perMinute: Number.NaN, burst: 5 },
+      { perMinute: 60, burst: 0 },
+      { perMinute: 60, burst: 1.5 },
+    ];
+    for (const mints of limits) {
+      await assert.rejects(
+        // One that starts is closed again, so that the failed test does not hold the process open.
+        startSandbox({ limits: { mints } }).then(async (started) => {
+          await started.close();
+          return started;
+        }),
+        /^TypeError: startSandbox: option limits\.mints needs perMinute a finite number > 0 and burst a whole number >= 1/,
+        `perMinute ${mints.perMinute}, burst ${mints.burst}`,
+      );
+    }
   });
 
   test('the limits option raises the limits (for load tests)', async (t) => {
