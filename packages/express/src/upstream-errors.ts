@@ -16,8 +16,11 @@ import { notJson, tooLarge, type UpstreamAnswer, type UpstreamConfig } from './u
 
 type Route = keyof UpstreamPaths;
 
-/** What a 429 of ours waits when the service gave no readable `Retry-After`: its limit window. */
-const RATE_LIMIT_WINDOW_SECONDS = 60;
+/**
+ * What a 429 of ours waits when the service gave no readable `Retry-After`: the minute its mint
+ * limit takes to refill its whole burst (docs/contract.md#limits), a cautious wait.
+ */
+const RATE_LIMIT_REFILL_SECONDS = 60;
 
 /** The most characters of an upstream code or message that reach a log line. */
 const LOGGED_TEXT_MAX = 500;
@@ -53,7 +56,7 @@ export class UpstreamErrors {
   }: Pick<UpstreamConfig, 'logger' | 'apiKey' | 'maxRetryAfterSeconds'>) {
     this.#logger = logger;
     this.#redact = secretRedactor(apiKey);
-    this.#rateLimitWait = String(Math.min(RATE_LIMIT_WINDOW_SECONDS, maxRetryAfterSeconds));
+    this.#rateLimitWait = String(Math.min(RATE_LIMIT_REFILL_SECONDS, maxRetryAfterSeconds));
   }
 
   /** A non-2xx answer: a SessionError, a plain `{error}` with a status that keeps a meaning, or a bad shape. */
