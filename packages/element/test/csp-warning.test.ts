@@ -30,4 +30,32 @@ describe('<form-embed> development warnings: a Content-Security-Policy that bloc
       ),
     );
   });
+
+  it('names it for a frame on another origin, whose blocked URL the browser cuts to its origin', async () => {
+    // In production the frame is always on another origin, and Chromium then reports only the
+    // origin as blockedURI (http://127.0.0.1:4011, no path), never the frame's whole src.
+    const url = new URL(location.href);
+    url.hostname = url.hostname === '127.0.0.1' ? 'localhost' : '127.0.0.1';
+    const otherOrigin = url.origin;
+    const seen = await warnings(async () => {
+      const stub = sessionStub();
+      const element = await fixture<FormEmbedElement>(
+        html`<form-embed form-id="f2" .fetchSession=${stub.fetchSession}></form-embed>`,
+      );
+      const violation = new Promise<SecurityPolicyViolationEvent>((resolve) =>
+        document.addEventListener('securitypolicyviolation', resolve, { once: true }),
+      );
+      stub.calls[0]?.resolve(
+        session({ embedUrl: `${otherOrigin}/f/f2?handle=h`, embedOrigin: otherOrigin }),
+      );
+      await settle(element);
+      expect((await violation).blockedURI).to.equal(otherOrigin);
+    });
+    expect(seen).to.have.length(1);
+    expect(seen[0]).to.match(
+      new RegExp(
+        `^<form-embed form-id="f2"[^>]*>: the page's Content-Security-Policy \\(frame-src\\) blocks its frame on ${otherOrigin}, so the form does not show\\. Add ${otherOrigin} to the page's frame-src\\.$`,
+      ),
+    );
+  });
 });
