@@ -1,7 +1,7 @@
 // What the READMEs' server fragments assume of the portal around them, each named by an
 // `<!-- snippet assumes: … -->` comment just before its block: only the names it lists are
 // imported into the fragment.
-import type { FormEmbedSessionsOptions } from '@form-embed/express';
+import type { FormEmbedSessionsOptions, FormEmbedSessionsRouter } from '@form-embed/express';
 import type { Express, Request, RequestHandler } from 'express';
 
 /** The portal's Express app. */
@@ -12,6 +12,8 @@ export declare const yourSessionMiddleware: RequestHandler;
 export declare function signedInUser(
   req: Request,
 ): { tenantId: string; clientId: string; upn: string } | undefined;
+/** The middleware's Router, mounted as the root README's step 1 mounts it. */
+export declare const router: FormEmbedSessionsRouter;
 /** The middleware's options, written out in full elsewhere. */
 export declare const options: FormEmbedSessionsOptions;
 export declare const apiKey: string;
