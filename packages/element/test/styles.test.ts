@@ -1,0 +1,118 @@
+import { expect } from '@open-wc/testing';
+import { emulateMedia } from '@web/test-runner-commands';
+import {
+  embedOrigin,
+  errorMessage,
+  failure,
+  frameOf,
+  mount,
+  mountFramed,
+  post,
+  session,
+  settle,
+  statusOf,
+} from './helpers.js';
+
+// The stylesheet's rules (src/styles.ts) that no behaviour test measures, each pinned here by the
+// geometry or computed style it gives in Chromium.
+
+/** The boxes of the status area's text, one a line, and of its button. */
+function boxes(element: HTMLElement) {
+  const status = statusOf(element as never);
+  const text = document.createRange();
+  text.selectNodeContents(status.querySelector('slot') as HTMLSlotElement);
+  return {
+    area: status.getBoundingClientRect(),
+    lines: [...text.getClientRects()],
+    text: text.getBoundingClientRect(),
+    button: (status.querySelector('button') as HTMLButtonElement).getBoundingClientRect(),
+  };
+}
+
+/** Frames a session, then has its page post `expired` and frames the remint's: the notice shows. */
+async function withNotice(style: string, lapsed?: string) {
+  const mounted = await mountFramed();
+  const { element, calls } = mounted;
+  element.style.cssText = style;
+  if (lapsed) element.messages = { lapsed };
+  post(errorMessage('expired'), embedOrigin, frameOf(element)?.contentWindow ?? null);
+  calls.at(-1)?.resolve(session());
+  await settle(element);
+  return mounted;
+}
+
+describe('<form-embed> styles', () => {
+  it('is 600px high when the page sets no --form-embed-height', async () => {
+    const { element } = await mount();
+    expect(element.getBoundingClientRect().height).to.equal(600);
+  });
+
+  it('the frame draws no border of its own', async () => {
+    const { element } = await mountFramed();
+    expect(getComputedStyle(frameOf(element) as HTMLIFrameElement).borderTopWidth).to.equal('0px');
+  });
+
+  it('without a frame the status area fills the element, its lines centred, 1em inside its edges, Try again 1em below the text, the two centred top to bottom', async () => {
+    const { element, calls } = await mount();
+    element.style.cssText = 'width:240px;--form-embed-height:300px;font-size:16px';
+    element.messages = {
+      unknown: 'A message long enough to wrap onto a few lines, and a short end',
+    };
+    calls[0]?.reject(failure('unknown'));
+    await settle(element);
+    const { area, lines, text, button } = boxes(element);
+    const host = element.getBoundingClientRect();
+    expect([area.top, area.height, area.width]).to.deep.equal([host.top, host.height, host.width]);
+    expect(lines.length, 'the text wraps').to.be.at.least(3);
+    const middle = area.left + area.width / 2;
+    for (const line of lines) {
+      expect(Math.abs(line.left + line.width / 2 - middle), 'a line centred').to.be.below(1);
+    }
+    expect(getComputedStyle(statusOf(element)).padding).to.equal('16px');
+    expect(button.top - text.bottom, '1em between the text and Try again').to.be.closeTo(16, 1);
+    const above = text.top - area.top;
+    const below = area.bottom - button.bottom;
+    expect(Math.abs(above - below), 'centred top to bottom').to.be.below(1);
+  });
+
+  it('a short notice on a wide bar keeps its Dismiss 1em beside it, the two centred in the bar', async () => {
+    const { element } = await withNotice('width:900px;font-size:16px', 'Reloaded.');
+    const { area, text, button } = boxes(element);
+    expect(button.left - text.right, '1em between the text and Dismiss').to.be.closeTo(16, 1);
+    const left = text.left - area.left;
+    const right = area.right - button.right;
+    expect(Math.abs(left - right), 'the pair centred').to.be.below(1);
+  });
+
+  it("the notice's bar has the README's border below it, 3 px of the bar's own background", async () => {
+    const { element } = await withNotice('');
+    const style = getComputedStyle(statusOf(element));
+    expect([style.borderBottomWidth, style.borderBottomColor]).to.deep.equal([
+      '3px',
+      'rgba(0, 0, 0, 0)',
+    ]);
+  });
+
+  it('a Dismiss worded by one narrow letter in a small font is still a 24 by 24 CSS px target', async () => {
+    const { element } = await withNotice('font-size:10px');
+    element.messages = { dismiss: 'i' };
+    await settle(element);
+    const { button } = boxes(element);
+    expect(button.width).to.be.at.least(24);
+    expect(button.height).to.be.at.least(24);
+  });
+
+  it('in forced colours the status area has no border while it loads or reports a failure, only while it holds a notice', async () => {
+    await emulateMedia({ forcedColors: 'active' });
+    try {
+      const { element, calls } = await mount();
+      const status = statusOf(element);
+      expect(getComputedStyle(status).borderBottomStyle, 'loading').to.equal('none');
+      calls[0]?.reject(failure('unknown'));
+      await settle(element);
+      expect(getComputedStyle(status).borderBottomStyle, 'failed').to.equal('none');
+    } finally {
+      await emulateMedia({ forcedColors: 'none' });
+    }
+  });
+});
