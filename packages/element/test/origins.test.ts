@@ -66,6 +66,7 @@ describe('<form-embed> origins it trusts', () => {
     ['https', 'https://forms.example', true],
     ['http on 127.0.0.1', 'http://127.0.0.1:4011', true],
     ['http on a *.localhost name', 'http://forms.localhost:4011', true],
+    ['http on [::1]', 'http://[::1]:4011', true],
     ['http on a name that ends like a loopback one', 'http://127.0.0.1.evil.example', false],
     ['http on a name whose last label only ends in localhost', 'http://notlocalhost:4011', false],
   ] as const) {
@@ -82,6 +83,19 @@ describe('<form-embed> origins it trusts', () => {
       }
     });
   }
+
+  it("an embedUrl on a host whose name only begins with the embed origin's is never framed", async () => {
+    const { element, events } = await embed('form-id="f1"', {
+      fetchSession: async () =>
+        session({
+          embedOrigin: 'https://forms.example',
+          embedUrl: 'https://forms.example.evil.example/embed/x',
+        }),
+    });
+    expect(element.state).to.equal('failed');
+    expect(frameOf(element) === null, 'no frame').to.equal(true);
+    expect(events[0]).to.include({ code: 'unknown', retryable: false });
+  });
 
   for (const [what, attribute] of [
     ['"."', 'form-id="."'],
