@@ -77,6 +77,16 @@ describe('<form-embed> default transport', () => {
     expect(stub.requests[0]?.init.redirect).to.equal('error');
   });
 
+  it("sends Content-Type application/json alone, whatever requestInit's headers say: the body is JSON", async () => {
+    stub = stubFetch(() => Response.json(session()));
+    installClock();
+    await fixture<FormEmbedElement>(
+      html`<form-embed form-id="f1" .requestInit=${{ headers: { 'Content-Type': 'text/plain' } }}></form-embed>`,
+    );
+    const headers = stub.requests[0]?.init.headers as Headers;
+    expect(headers.get('Content-Type')).to.equal('application/json');
+  });
+
   it('properties set in the same task as the connection are in the first mint: one request, no error', async () => {
     stub = stubFetch(() => Response.json(session()));
     installClock();
