@@ -68,6 +68,14 @@ describe('<form-embed> framing', () => {
     expect(element.state).to.equal('waiting');
   });
 
+  it("treats an answer of null (a page's fetchSession that resolved nothing) as internal_error too", async () => {
+    const { element, calls } = await mount();
+    const events = record(element, 'form-embed-error');
+    calls[0]?.resolve(null);
+    await settle(element);
+    expect(events[0]).to.include({ code: 'internal_error', retryable: true });
+  });
+
   it('frames an answer as old as its expiresIn less the 10 s safety margin, to the millisecond', async () => {
     const { element, calls, clock } = await mount();
     const answer = session({ expiresIn: 120 });
