@@ -82,6 +82,10 @@ describe('<form-embed> styles', () => {
     const left = text.left - area.left;
     const right = area.right - button.right;
     expect(Math.abs(left - right), 'the pair centred').to.be.below(1);
+    const middle = (box: DOMRect) => box.top + box.height / 2;
+    expect(Math.abs(middle(text) - middle(button)), 'on one centre line').to.be.below(1);
+    const frame = (frameOf(element) as HTMLIFrameElement).getBoundingClientRect();
+    expect(area.bottom, 'the bar above the frame').to.be.at.most(frame.top);
   });
 
   it("the notice's bar has the README's border below it, 3 px of the bar's own background", async () => {
