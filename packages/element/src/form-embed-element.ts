@@ -27,8 +27,8 @@ export type { FetchSession, FormEmbedState } from './types.js';
  * @fires {FormEmbedErrorEvent} form-embed-error - A mint failed.
  * @fires {FormEmbedNoticeEvent} form-embed-notice - Cancelable, before the lapse notice.
  * @slot loading - Replaces the built-in status while minting or waiting to retry.
- * @slot error - Replaces the built-in failure message; Try again, where offered, stays beside it.
- * @slot notice - Replaces the text of the notice after a lapsed session; Dismiss stays beside it.
+ * @slot error - Replaces the built-in failure message; Try again, where offered, stays below it.
+ * @slot notice - Replaces the text of the notice after a lapsed session; Dismiss stays beside it, or below it on a narrow bar.
  * @csspart frame - The iframe that holds the form.
  * @csspart status - The status area, a polite live region.
  * @csspart retry - The Try again button.
