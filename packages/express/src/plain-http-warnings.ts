@@ -1,18 +1,16 @@
+import { isLoopbackHostname } from '@form-embed/protocol';
 import type { Logger } from './logger.js';
 
-// This machine, by name or address, as a browser reads it ("potentially trustworthy" hosts).
-const BROWSER_LOOPBACK = /^((.+\.)?localhost|127(\.\d+){3}|\[::1\])$/;
-// As Node reads it: localhost itself, not a name under it, for which Node's resolver asks DNS
-// (which may answer another machine's address).
-const NODE_LOOPBACK = /^(localhost|127(\.\d+){3}|\[::1\])$/;
-
 /**
- * Whether `url` is https, or plain http to this machine (`loopback`: as a browser or as Node
- * resolves it), where nobody on the way can read it.
+ * Whether `url` is https, or plain http to this machine, where nobody on the way can read it:
+ * as a browser reads the name (`forNode` false), or as Node resolves it, which asks DNS for a name
+ * under localhost (and may be answered with another machine's address).
  */
-function isPotentiallyTrustworthy(url: string, loopback: RegExp): boolean {
+function isPotentiallyTrustworthy(url: string, forNode: boolean): boolean {
   const { protocol, hostname } = new URL(url);
-  return protocol === 'https:' || (protocol === 'http:' && loopback.test(hostname));
+  if (protocol === 'https:') return true;
+  if (forNode && hostname.endsWith('.localhost')) return false;
+  return protocol === 'http:' && isLoopbackHostname(hostname);
 }
 
 /**
@@ -24,13 +22,13 @@ export function warnOfPlainHttp(
   { baseUrl, allowedOrigins }: { baseUrl: string; allowedOrigins: ReadonlySet<string> },
   logger: Logger,
 ): void {
-  if (!isPotentiallyTrustworthy(baseUrl, NODE_LOOPBACK)) {
+  if (!isPotentiallyTrustworthy(baseUrl, true)) {
     logger.warn(
       `baseUrl ${baseUrl} is plain http to another machine: the API key crosses the network where anyone on the way can read it. Use the service's https address.`,
     );
   }
   for (const origin of allowedOrigins) {
-    if (!isPotentiallyTrustworthy(origin, BROWSER_LOOPBACK)) {
+    if (!isPotentiallyTrustworthy(origin, false)) {
       logger.warn(
         `allowedOrigins lists ${origin}, plain http: anyone on the network between a browser and that page can change the page, and read the sign-in links minted for its user. List its https origin.`,
       );

@@ -1,4 +1,5 @@
 // Apart from the middleware that uses it, so that the public types need no Express types.
+import { isLoopbackHostname } from '@form-embed/protocol';
 
 const HOST_HEADER = /^(?:\[[0-9a-f:.]+\]|[a-z0-9.-]+)(?::\d{1,5})?$/i;
 
@@ -11,10 +12,5 @@ export function isLoopbackHost(host: string | undefined): boolean {
   } catch {
     return false;
   }
-  return (
-    hostname === 'localhost' ||
-    hostname.endsWith('.localhost') ||
-    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname) ||
-    hostname === '[::1]'
-  );
+  return isLoopbackHostname(hostname);
 }
