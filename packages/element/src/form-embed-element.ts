@@ -151,7 +151,7 @@ export class FormEmbedElement extends FormEmbedStatus {
     else {
       this._setStatus(
         'failed',
-        failureKey(code, this._currentMessages()),
+        code,
         retryable || failureKey(code, messages) === 'unknown' ? 'retry' : '',
       );
       // Focus was on Try again, or in the form, when the run began: it goes to Try again.

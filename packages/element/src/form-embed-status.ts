@@ -1,6 +1,6 @@
 import { make } from './dom.js';
 import { FormEmbedProperties } from './form-embed-properties.js';
-import type { MessageOverrides } from './messages.js';
+import { failureKey, type MessageOverrides } from './messages.js';
 import type { FormEmbedState } from './types.js';
 
 /**
@@ -18,7 +18,10 @@ export abstract class FormEmbedStatus extends FormEmbedProperties {
   #state: FormEmbedState = 'idle';
   #area!: HTMLElement;
   #button!: HTMLButtonElement;
-  /** The key of the message and of the button's label (also its part) the area says. */
+  /**
+   * The key of the message (or the failure's code, read as failureKey reads it) and of the
+   * button's label (also its part) the area says.
+   */
   #says: [text?: string, button?: string] = [];
   /** What the area shows, so that painting it unchanged leaves its nodes, and their focus, alone. */
   #shown?: string;
@@ -80,7 +83,8 @@ export abstract class FormEmbedStatus extends FormEmbedProperties {
   protected abstract _currentMessages(): MessageOverrides;
 
   /**
-   * Enters `state`; the status area says message `text`, with button (label and part) `button`.
+   * Enters `state`; the status area says message `text` (a failure's code: the key it reads as),
+   * with button (label and part) `button`.
    * @internal
    */
   protected _setStatus(state: FormEmbedState, text?: string, button?: string) {
@@ -99,15 +103,18 @@ export abstract class FormEmbedStatus extends FormEmbedProperties {
     const all = this._currentMessages();
     const name =
       this.#state === 'failed' ? 'error' : this.#state === 'framed' ? 'notice' : 'loading';
-    // Unset before a first message, and for a state that says none: `all[undefined]` reads the key
-    // 'undefined', which no messages object has, and the button, then not shown, is left alone.
+    // A failure says the code, read here as the messages of the moment word it (a page that
+    // changes them while it shows may word that code apart, or no longer). Unset before a first
+    // message, and for a state that says none: `all[undefined]` reads the key 'undefined', which
+    // no messages object has, and the button, then not shown, is left alone. A missing message
+    // or label is undefined, not '': join() and textContent (null for it) read it as empty.
     const [text, button] = this.#says as [string, string];
-    const said = all[text] ?? '';
-    const label = all[button] ?? '';
+    const said = all[text && failureKey(text, all)];
+    const label = all[button];
     const shown = [name, said, button, label].join();
     if (!this.#opening && shown !== this.#shown) {
       this.#shown = shown;
-      this.#button.textContent = label;
+      this.#button.textContent = label as string;
       this.#button.part = button;
       this.#area.replaceChildren(
         ...(said

@@ -79,6 +79,30 @@ describe('<form-embed> messages', () => {
     await settle(element);
     expect(frameOf(element)?.title).to.equal('Laptop bestellen');
   });
+
+  it('changing messages while a failure shows words it as the new messages do, a code worded apart or its group', async () => {
+    const { element, calls } = await mount();
+    element.messages = { user_not_found: 'Ask IT to add you to the directory.' };
+    calls[0]?.reject(failure('user_not_found'));
+    await settle(element);
+    expect(statusOf(element).textContent).to.equal('Ask IT to add you to the directory.');
+    element.messages = de;
+    await settle(element);
+    expect(statusOf(element).textContent).to.equal(de.forbidden);
+    element.messages = { ...de, user_not_found: 'Bitte wenden Sie sich an die IT.' };
+    await settle(element);
+    expect(statusOf(element).textContent).to.equal('Bitte wenden Sie sich an die IT.');
+  });
+
+  it('a newer code worded apart keeps its Try again when the page changes its messages', async () => {
+    const { element, calls } = await mount();
+    element.messages = { a_code_of_a_later_release: 'Later.' };
+    calls[0]?.reject(failure('a_code_of_a_later_release'));
+    await settle(element);
+    element.messages = de;
+    await settle(element);
+    expect(statusOf(element).textContent).to.equal(`${de.unknown}${de.retry}`);
+  });
 });
 
 describe('<form-embed> on a German page', () => {
