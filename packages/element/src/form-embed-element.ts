@@ -187,9 +187,11 @@ export class FormEmbedElement extends FormEmbedStatus {
       // listener's remint(), a page that cancels this one and remints later), tells of it.
       this.#lapsed ||= lapsed || state === 'expired';
       // A remint the page cancelled is none: it keeps the frame and counts for nothing. One a
-      // listener made itself (remint(), which ends this run) counts as the element's would.
+      // listener made itself (remint(), which ends this run) counts as the element's would. A
+      // listener that removed the element ended it: idle, it says nothing, not even the storm.
       if (
         (fire(this, 'form-embed-remint', { reason: state }, true) || signal.aborted) &&
+        this.isConnected &&
         this.#mayRemint() &&
         !signal.aborted
       ) {

@@ -9,9 +9,12 @@ export function sleep(ms: number, signal: AbortSignal) {
   });
 }
 
-/** Resolves at the window's next `online` event. */
+/**
+ * Resolves at the window's next `online` event. Its listener, which a later `online` finds
+ * settled, goes with the run, as the others do: `once` would cost bytes.
+ */
 export function online(signal: AbortSignal) {
-  return new Promise((resolve) => addEventListener('online', resolve, { once: true, signal }));
+  return new Promise((resolve) => addEventListener('online', resolve, { signal }));
 }
 
 /** Resolves when `element` comes within 200px of the viewport. */

@@ -254,6 +254,18 @@ describe('<form-embed> retries', () => {
     expect(calls).to.have.length(1);
   });
 
+  it('a remint listener that removes the element past the bound leaves it idle, saying nothing, as any removal does', async () => {
+    const framed = await mountFramed();
+    const { element, calls } = framed;
+    await postErrors(framed, 4, 1_000);
+    element.addEventListener('form-embed-remint', () => element.remove(), { once: true });
+    post(errorMessage(), embedOrigin, frameOf(element)?.contentWindow ?? null);
+    await settle();
+    expect(calls).to.have.length(5);
+    expect(element.state).to.equal('idle');
+    expect(statusOf(element).textContent).to.equal('');
+  });
+
   it('a page that asks twice per 30-minute session, for hours, is never stopped', async () => {
     const { element, calls, clock } = await mountFramed();
     for (let i = 1; i <= 12; i++) {
