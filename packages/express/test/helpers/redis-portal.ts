@@ -5,8 +5,8 @@
  * `second-portal:`, `/fail-closed` with `limit.passOnStoreError` false, and `/short-timeout`, all
  * on one store. The user is the `x-portal-user` header (the test's stand-in for a session).
  * `limit.storeTimeoutMs` is `PORTAL_STORE_TIMEOUT_MS`, and `PORTAL_SHORT_STORE_TIMEOUT_MS` on
- * `/short-timeout`. Prints `{url}` as its first line, then one JSON line per log line. Exits when
- * its stdin closes.
+ * `/short-timeout`. Its Redis client is the README's, on `REDIS_URL`. Prints `{url}` as its first
+ * line, then one JSON line per log line. Exits when its stdin closes.
  */
 import type { AddressInfo } from 'node:net';
 import { formEmbedSessions, type Logger } from '@form-embed/express';
@@ -18,26 +18,39 @@ import { keepIdleConnections } from './idle-connections.js';
 const {
   PORTAL_BASE_URL: baseUrl,
   PORTAL_API_KEY: apiKey,
-  PORTAL_REDIS_URL: url,
   PORTAL_STORE_TIMEOUT_MS: storeTimeoutMs,
   PORTAL_SHORT_STORE_TIMEOUT_MS: shortStoreTimeoutMs,
 } = process.env;
-if (!baseUrl || !apiKey || !url || !storeTimeoutMs || !shortStoreTimeoutMs) {
-  throw new Error('redis-portal needs its five PORTAL_ variables');
+if (!baseUrl || !apiKey || !process.env.REDIS_URL || !storeTimeoutMs || !shortStoreTimeoutMs) {
+  throw new Error('redis-portal needs REDIS_URL and its four PORTAL_ variables');
 }
 
+// The README's own client, line for line (redis-readme-client.test.ts): its console.error
+// lines, the cause of each Redis failure, are log lines of the portal's, `info` and `redis: …`.
+console.error = (...args: unknown[]) =>
+  console.log(JSON.stringify({ level: 'info', message: args.join(' ') }));
 const redis = createClient({
-  url,
+  url: process.env.REDIS_URL,
+  // Fail at once while disconnected rather than queueing commands until Redis is back.
   disableOfflineQueue: true,
   socket: {
     connectTimeout: 1_000,
-    reconnectStrategy: (retries) => Math.min(20 * 2 ** retries, 200),
+    reconnectStrategy: (retries) => Math.min(100 * 2 ** retries, 2_000), // keep trying, at most every 2 s
   },
 });
-redis.on('error', () => {});
+// Without a listener node-redis throws. The middleware logs an outage as "offline" only: log
+// the cause (a wrong password, an unknown host) yourself, once each.
+let lastRedisError = '';
+redis.on('error', (error) => {
+  if (error.message === lastRedisError) return;
+  lastRedisError = error.message;
+  console.error('redis:', lastRedisError);
+});
+redis.on('ready', () => (lastRedisError = ''));
+// Not awaited: with Redis down, connect() waits for it, and the portal would not start.
+redis.connect().catch(() => {});
 // For the tests: the connection (a reconnection too) has finished its handshake.
 redis.on('ready', () => console.log(JSON.stringify({ level: 'info', message: 'redis ready' })));
-redis.connect().catch(() => {});
 const store = new RedisStore({ sendCommand: (...args: string[]) => redis.sendCommand(args) });
 
 const logger: Logger = {
