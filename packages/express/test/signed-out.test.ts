@@ -202,6 +202,31 @@ describe('a mint with nobody signed in (docs/contract.md#portal-codes)', () => {
     assert.equal(listReads(), 2, 'again at 10 s');
   });
 
+  test("a form that stopped needing a user (microsoft, now none) is still sign_in_required signed out while this instance's cached forms list says microsoft: until catalogue.cacheTtlMs has passed", async (t) => {
+    // The service's list says microsoft for the open form until the test changes it.
+    let openFormAuthType = 'microsoft';
+    await using instance = await mountMiddleware(watch, {
+      apiKey: sandbox.apiKey,
+      baseUrl: sandbox.baseUrl,
+      fetch: editingFormsList((listed) =>
+        listed.map((form) =>
+          form.id === forms.open ? { ...form, authType: openFormAuthType } : form,
+        ),
+      ),
+    });
+    const clock = FakeTimers.install({ toFake: ['performance'] });
+    t.after(() => clock.uninstall());
+    clock.tick(1_000); // lru-cache reads a start time of 0 as "no start time"
+    const mint = () => instance.mint({ kind: 'form', formId: forms.open });
+    assertSignInRequired(await mint());
+    openFormAuthType = 'none';
+    clock.tick(30_000);
+    assertSignInRequired(await mint());
+    clock.tick(1);
+    const answer = await mint();
+    assert.equal(answer.status, 200, answer.text);
+  });
+
   test('a signed-out mint of a form that needs a user is sign_in_required before authorize is asked (which may expect a user)', async () => {
     let asked = 0;
     await using strict = await mountMiddleware(watch, {
