@@ -8,6 +8,8 @@
 import type { SandboxControl } from './control.js';
 import type { FaultScope, FaultSpec } from './faults.js';
 import type { MicrosoftConnection } from './microsoft-connection.js';
+import type { EmbedOriginKind } from './page-forms.js';
+import type { LimitKind } from './rate-limits.js';
 import type { StoreStats } from './session-store.js';
 
 type Body = Record<string, unknown>;
@@ -82,11 +84,8 @@ export const controlActions = {
     path: 'exhaust-rate-limit',
     fields: ['kind'],
     toBody: (kind) => ({ kind }),
-    run: (control, body) => {
-      if (body.kind !== 'mints' && body.kind !== 'reads')
-        throw new TypeError('kind must be mints or reads');
-      return control.exhaustRateLimit(body.kind);
-    },
+    // control.exhaustRateLimit checks the kind.
+    run: (control, body) => control.exhaustRateLimit(body.kind as LimitKind),
   },
   setLatency: {
     path: 'latency',
@@ -99,11 +98,8 @@ export const controlActions = {
     path: 'forms-domain',
     fields: ['kind'],
     toBody: (kind) => (kind === undefined ? {} : { kind }),
-    run: (control, body) => {
-      if (body.kind !== undefined && body.kind !== 'forms' && body.kind !== 'coreForms')
-        throw new TypeError('kind must be forms or coreForms');
-      return control.changeFormsDomain(body.kind);
-    },
+    // control.changeFormsDomain checks the kind (undefined is its default, forms).
+    run: (control, body) => control.changeFormsDomain(body.kind as EmbedOriginKind | undefined),
   },
   stats: {
     path: 'stats',

@@ -70,7 +70,10 @@ export function createControl(
     setMicrosoftConnection: (connection) => {
       state.microsoftConnection = parseMicrosoftConnection(connection);
     },
-    exhaustRateLimit: async (kind) => state.limits.exhaust(kind, apiKeys.keys()),
+    exhaustRateLimit: async (kind) => {
+      if (kind !== 'mints' && kind !== 'reads') throw new TypeError('kind must be mints or reads');
+      state.limits.exhaust(kind, apiKeys.keys());
+    },
     setLatency: (ms) => {
       if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0) {
         throw new TypeError('ms must be a finite number of milliseconds >= 0');
@@ -78,6 +81,9 @@ export function createControl(
       state.latencyMs = ms;
     },
     changeFormsDomain: async (kind = 'forms') => {
+      if (kind !== 'forms' && kind !== 'coreForms') {
+        throw new TypeError('kind must be forms or coreForms');
+      }
       const origin = await listenEmbedOrigin(kind);
       state.origins = {
         ...state.origins,

@@ -205,6 +205,22 @@ describe('sandbox.control: faults, latency, stats, forms domain, Microsoft conne
     });
   });
 
+  test('in process, a kind outside the type is refused with the words the HTTP action uses', async (t) => {
+    // In process, exhaustRateLimit('bogus') rejected with the internal "Cannot destructure
+    // property 'burst'", and changeFormsDomain('bogus') moved the Core forms origin.
+    const sandbox = await sandboxFor(t);
+    const before = sandbox.control.embedOrigins();
+    await assert.rejects(
+      sandbox.control.exhaustRateLimit('bogus' as 'mints'),
+      /^TypeError: kind must be mints or reads$/,
+    );
+    await assert.rejects(
+      sandbox.control.changeFormsDomain('bogus' as 'forms'),
+      /^TypeError: kind must be forms or coreForms$/,
+    );
+    assert.deepEqual(sandbox.control.embedOrigins(), before);
+  });
+
   describe("the HTTP control API checks each action's body", () => {
     const refused = async (sandbox: Sandbox, action: string, body: unknown, error: RegExp) => {
       const answer = await postControl(sandbox.baseUrl, action, body);
