@@ -1,6 +1,6 @@
 /** The command line of `form-embed-sandbox`, parsed into options or one line naming the problem. */
 import { parseArgs } from 'node:util';
-import { isWebOrigin } from './options.js';
+import { isWebOrigin, sharedPort } from './options.js';
 
 export const usage = `Usage: form-embed-sandbox [--json] [--control] [--control-origin ORIGIN]... [--port N]
                           [--forms-port N] [--core-forms-port N]
@@ -66,6 +66,13 @@ export function parseCliArgs(argv: string[]): CliParse {
       };
     }
     ports[name] = Number(value);
+  }
+  const shared = sharedPort(ports);
+  if (shared) {
+    return {
+      ok: false,
+      problem: `--${shared[0]} and --${shared[1]} both name port ${ports[shared[0]]}: each listener needs a port of its own`,
+    };
   }
   const controlOrigins = values['control-origin'] ?? [];
   if (controlOrigins.length > 0 && !values.control) {

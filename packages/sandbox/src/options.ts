@@ -76,6 +76,13 @@ export function parseOptions(options: SandboxOptions = {}): SandboxConfig {
       throw new TypeError(`startSandbox: option ${name} must be a port number (0 for any)`);
     }
   }
+  const { port, formsPort, coreFormsPort } = config;
+  const shared = sharedPort({ port, formsPort, coreFormsPort });
+  if (shared) {
+    throw new TypeError(
+      `startSandbox: options ${shared[0]} and ${shared[1]} both name port ${config[shared[0]]}: each listener needs a port of its own`,
+    );
+  }
   // expiresIn is whole seconds, and 0 only when no handle is issued (docs/contract.md#form-sessions).
   if (!Number.isInteger(config.handleTtlSeconds) || config.handleTtlSeconds < 1) {
     throw new TypeError(
@@ -105,6 +112,23 @@ export function parseOptions(options: SandboxOptions = {}): SandboxConfig {
     }
   }
   return config;
+}
+
+/**
+ * The first two of `ports` that name one fixed port (0, any free port, never clashes): the second
+ * listener would fail with EADDRINUSE, read as a port another process holds.
+ */
+export function sharedPort<Name extends string>(
+  ports: Record<Name, number>,
+): [Name, Name] | undefined {
+  const names = Object.keys(ports) as Name[];
+  for (const [index, first] of names.entries()) {
+    const second = names
+      .slice(index + 1)
+      .find((name) => ports[name] !== 0 && ports[name] === ports[first]);
+    if (second !== undefined) return [first, second];
+  }
+  return undefined;
 }
 
 /** `http(s)://host[:port]` exactly, as browsers send it in `Origin`. */

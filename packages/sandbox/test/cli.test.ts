@@ -193,6 +193,17 @@ describe('form-embed-sandbox CLI', () => {
         '--forms-port must be a port number from 0 to 65535, not "x"',
       );
       assert.equal(problemOf(['--json=yes']), '--json takes no value');
+      // Both were "a port asked for is in use (4011, 4011)" at start, exit 1, as if another
+      // process held it.
+      assert.equal(
+        problemOf(['--forms-port', '4011', '--core-forms-port', '4011']),
+        '--forms-port and --core-forms-port both name port 4011: each listener needs a port of its own',
+      );
+      assert.equal(
+        problemOf(['--port', '4010', '--core-forms-port', '4010']),
+        '--port and --core-forms-port both name port 4010: each listener needs a port of its own',
+      );
+      assert.equal(problemOf(['--port', '0', '--forms-port', '0']), undefined);
       assert.equal(problemOf(['-x']), 'unknown option -x');
       assert.equal(problemOf(['serve']), 'unexpected argument serve');
       assert.equal(

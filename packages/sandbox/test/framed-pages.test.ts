@@ -116,6 +116,16 @@ describe('framed pages: handles, sessions and lapses', () => {
     }
   });
 
+  test('two listeners cannot be given one port: a TypeError naming both options, not EADDRINUSE', async () => {
+    await assert.rejects(
+      startSandbox({ formsPort: 4011, coreFormsPort: 4011 }).then(async (started) => {
+        await started.close();
+        return started;
+      }),
+      /^TypeError: startSandbox: options formsPort and coreFormsPort both name port 4011: each listener needs a port of its own$/,
+    );
+  });
+
   test('a made-up handle, or a handle for another form, posts error', async (t) => {
     const sandbox = await sandboxFor(t);
     const forged = await fetch(
