@@ -104,7 +104,8 @@ export function recordMint(
 
 /**
  * One request to the service: `endpoint` is its `paths` name (`formSession`, `me`, ...), and
- * `status` the answer's status, or the failure (`timeout`, `network`) when none came.
+ * `status` the answer's status, or why none was read (`timeout`, `network`, or `redirect`, which
+ * fetch refuses unread).
  */
 export function recordUpstream(
   endpoint: string,

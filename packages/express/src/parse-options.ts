@@ -204,7 +204,7 @@ function describeIssue(issue: z.core.$ZodIssue | undefined): string {
   return `formEmbedSessions: option \`${issue.path.join('.')}\` ${issue.message}`;
 }
 
-/** An http(s) origin alone: no path, query, fragment or credentials (a default port is fine). */
+/** The scheme of `url` (`https:`), or `''` when it is not an absolute URL. */
 function protocolOf(url: string): string {
   try {
     return new URL(url).protocol;

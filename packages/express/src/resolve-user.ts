@@ -86,7 +86,7 @@ function parsedUser(user: unknown, logger: Logger) {
   }
 }
 
-/** The user `resolveUser` returned for this request (after `resolveUserOnServer` ran). */
+/** The user `resolveUser` returned for this request, once `userResolver` asked it. */
 export function resolvedUserOf(res: Response): ResolvedUser {
   return (res.locals as Record<symbol, ResolvedUser>)[resolvedUser];
 }

@@ -1,9 +1,9 @@
 import type { KnownSessionErrorCode, PortalErrorCode } from '@form-embed/protocol';
 
 /**
- * The `message` the browser gets for a refusal that came from the service: a fixed sentence of
- * ours per code, for operators (docs/contract.md#session-errors). The service's own `message`
- * goes to the log only, redacted.
+ * The `message` the browser gets for a refusal that came from the service, or for a portal code
+ * (`portalError`): a fixed sentence of ours per code, for operators
+ * (docs/contract.md#session-errors). The service's own `message` goes to the log only, redacted.
  */
 export const sessionErrorMessages: Record<KnownSessionErrorCode | PortalErrorCode, string> = {
   invalid_request: 'The service refused the request as invalid.',

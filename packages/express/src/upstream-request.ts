@@ -27,7 +27,10 @@ export interface UpstreamAnswer {
   status: number;
   /** `METHOD url` of the request, without its query, for a log line naming what was asked. */
   request: string;
-  /** `Retry-After` as whole seconds, capped at `maxRetryAfterSeconds`; undefined when unreadable. */
+  /**
+   * `Retry-After` as whole seconds, capped at `maxRetryAfterSeconds`; undefined when missing or
+   * unreadable, and on a success, which never reads it.
+   */
   retryAfter: string | undefined;
   /** The parsed JSON body, `notJson`, or `tooLarge` when it ran past `maxUpstreamBodyBytes`. */
   body: unknown;
