@@ -12,7 +12,13 @@ import type { UpstreamPaths } from './options.js';
 import { secretRedactor } from './secret-redaction.js';
 import { sessionErrorMessages } from './session-error-messages.js';
 import { SessionErrorResponse, sessionError } from './session-error-response.js';
-import { notJson, tooLarge, type UpstreamAnswer, type UpstreamConfig } from './upstream-request.js';
+import {
+  isFormSessionRoute,
+  notJson,
+  tooLarge,
+  type UpstreamAnswer,
+  type UpstreamConfig,
+} from './upstream-request.js';
 
 type Route = keyof UpstreamPaths;
 
@@ -169,9 +175,7 @@ export class UpstreamErrors {
         // service's answer to this mint but a refusal of the request as such (a path the service
         // does not have, a gateway's rule), which the same mint meets again. A read's stays a
         // bad shape: the browser's request is not what was refused.
-        if (route !== 'formSession' && route !== 'coreFormSession') {
-          return this.badShape(route, answer);
-        }
+        if (!isFormSessionRoute(route)) return this.badShape(route, answer);
         this.#logger.error(
           `the service answered ${answer.request} (paths.${route}) with ${answer.status} and no SessionError: check baseUrl (without /api/v1) and paths.${route}, and any gateway in front of the service`,
         );

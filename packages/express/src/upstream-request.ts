@@ -36,6 +36,11 @@ export interface UpstreamAnswer {
   body: unknown;
 }
 
+/** The two form-session endpoints, which answer every refusal of theirs as a SessionError. */
+export function isFormSessionRoute(route: keyof UpstreamPaths): boolean {
+  return route === 'formSession' || route === 'coreFormSession';
+}
+
 export const notJson = Symbol('not JSON');
 export const tooLarge = Symbol('over maxUpstreamBodyBytes');
 
@@ -116,9 +121,8 @@ function redirected(config: UpstreamConfig, { method, route }: UpstreamRequest, 
   config.logger.error(
     `the service answered ${method} ${route} with a redirect, which the middleware does not follow (it would carry the API key): set baseUrl to the service's own address, https where it is served so, and check paths.${route}`,
   );
-  const isMint = route === 'formSession' || route === 'coreFormSession';
   return sessionError(
-    isMint ? 'invalid_request' : 'internal_error',
+    isFormSessionRoute(route) ? 'invalid_request' : 'internal_error',
     'The service redirected the request, which the portal does not follow.',
   );
 }
