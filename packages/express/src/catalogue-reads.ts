@@ -116,25 +116,13 @@ export class CatalogueReads {
   }
 
   /** The organisation's designer forms. */
-  async forms(): Promise<ListedForm[]> {
-    const answer = await this.#shared(this.#lists, 'forms', async () => ({
-      forms: this.#records.read(
-        (await this.#client.read('forms', FormListEnvelope))?.forms ?? [],
-        designerForms,
-      ),
-    }));
-    return (answer as { forms: ListedForm[] }).forms;
+  forms(): Promise<ListedForm[]> {
+    return this.#formList('forms', designerForms);
   }
 
   /** The Core forms, with their client overrides. */
-  async coreForms(): Promise<ListedCoreForm[]> {
-    const answer = await this.#shared(this.#lists, 'coreForms', async () => ({
-      forms: this.#records.read(
-        (await this.#client.read('coreForms', FormListEnvelope))?.forms ?? [],
-        coreForms,
-      ),
-    }));
-    return (answer as { forms: ListedCoreForm[] }).forms;
+  coreForms(): Promise<ListedCoreForm[]> {
+    return this.#formList('coreForms', coreForms);
   }
 
   /**
@@ -165,6 +153,17 @@ export class CatalogueReads {
       });
     }
     return Promise.resolve({ known: true, tenantId: undefined });
+  }
+
+  /** One of the `{forms}` lists, shared under its route's name, its records read one at a time. */
+  async #formList<T>(route: 'forms' | 'coreForms', kind: RecordKind<T>): Promise<T[]> {
+    const answer = await this.#shared(this.#lists, route, async () => ({
+      forms: this.#records.read(
+        (await this.#client.read(route, FormListEnvelope))?.forms ?? [],
+        kind,
+      ),
+    }));
+    return (answer as { forms: T[] }).forms;
   }
 
   async #shared<T extends object>(
