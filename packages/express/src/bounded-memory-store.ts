@@ -5,7 +5,7 @@ import { LRUCache } from 'lru-cache';
  * Keys a default limit keeps at most: up to about 470 bytes each (a user part of 128
  * characters, past which it is hashed), so about 25 MB at the cap.
  */
-export const MAX_LIMIT_KEYS = 50_000;
+const MAX_LIMIT_KEYS = 50_000;
 
 interface Count {
   totalHits: number;

@@ -3,7 +3,7 @@ import { sessionError } from './session-error-response.js';
 import { withTimeout } from './with-timeout.js';
 
 /** The most bytes of a mint request's body that are read (the element sends `{}`). */
-export const MAX_MINT_BODY_BYTES = 16 * 1024;
+const MAX_MINT_BODY_BYTES = 16 * 1024;
 
 // As body-parser's strict JSON: only an object or an array, after optional whitespace.
 const OBJECT_OR_ARRAY = /^[\t\n\r ]*[[{]/;

@@ -42,15 +42,20 @@ export function mountPathPrefix(logger: Logger): (req: Request) => string {
  * case. Signed out, the client address (`req.ip`, an IPv6 address by its /56 network); for
  * `signedOutMint`, everyone.
  */
-export function limitKey(req: Request, start: string, name: LimitName, user: ResolvedUser): string {
-  if (name === 'signedOutMint') return `${start}${name}:all`;
-  if (user === undefined) return `${start}${name}:ip:${ipKeyGenerator(withoutPort(req.ip ?? ''))}`;
+export function limitKey(
+  req: Request,
+  prefix: string,
+  name: LimitName,
+  user: ResolvedUser,
+): string {
+  if (name === 'signedOutMint') return `${prefix}${name}:all`;
+  if (user === undefined) return `${prefix}${name}:ip:${ipKeyGenerator(withoutPort(req.ip ?? ''))}`;
   const who = JSON.stringify([
     user.clientId ?? '',
     user.microsoftTenantId?.toLowerCase() ?? '',
     user.userIdentifier?.toLowerCase() ?? '',
   ]);
-  return `${start}${name}:user:${who.length > MAX_WHO_LENGTH ? hashOf(who) : who}`;
+  return `${prefix}${name}:user:${who.length > MAX_WHO_LENGTH ? hashOf(who) : who}`;
 }
 
 /**

@@ -9,10 +9,10 @@ import {
 import type { LimitName } from './limit-key.js';
 
 /** The meter's name: the instrumentation scope an SDK shows these instruments under. */
-export const METER_NAME = '@form-embed/express';
+const METER_NAME = '@form-embed/express';
 
 /** The instruments and their attributes, as the README lists them. None carries a user, handle or key. */
-export const MetricNames = {
+const MetricNames = {
   mints: 'form_embed.mints',
   mintDuration: 'form_embed.mint.duration',
   upstreamDuration: 'form_embed.upstream.duration',

@@ -26,7 +26,7 @@ export interface MintDependencies {
 }
 
 /** The form a mint route names: `/forms/:formId/session` or `/core-forms/:slug/session`. */
-export function targetOf(req: Request): FormTarget {
+function targetOf(req: Request): FormTarget {
   const { formId, slug } = req.params as { formId?: string; slug?: string };
   return formId !== undefined ? { kind: 'form', formId } : { kind: 'coreForm', slug: slug ?? '' };
 }
