@@ -29,10 +29,10 @@ export interface UserTenant {
 type Load<T> = () => Promise<T>;
 
 /**
- * The service's records as the middleware reads them, one at a time (docs/contract.md#designer-forms):
- * a record that is not in the documented shape costs the list that record alone, and a field the
- * contract gives as a closed enum is read as any string where nothing the middleware decides
- * reads it. Clients branch on `embeddable`, not on authType, and a Core form is offered by its
+ * The service's records as the middleware reads them, one at a time
+ * (docs/contract.md#designer-forms): a record that is not in the documented shape costs the list
+ * that record alone, and a field the contract gives as a closed enum is read as any string where
+ * nothing the middleware decides reads it. Clients branch on `embeddable`, not on authType, and a Core form is offered by its
  * `embeddable` (true exactly when public) and its client overrides, not by its availability;
  * nothing reads a client's environment.
  */

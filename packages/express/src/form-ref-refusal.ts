@@ -10,8 +10,9 @@ import {
  * empty, `.`, `..` (as Express decoded it, so `%2E%2E` too), over 200 characters
  * (docs/contract.md#form-ids), or holding path syntax (`PATH_SYNTAX`). Placed in the upstream
  * path, a dot segment would send the API-keyed POST to another endpoint, and a long id grows
- * up to ninefold when encoded until the service refuses the request line. A mint is refused before
- * `authorize`, the per-user limit and any upstream request; the catalogue leaves such a form out.
+ * up to ninefold when encoded until the service refuses the request line. A mint is refused
+ * before `authorize`, the per-user limit and any upstream request; the catalogue leaves such a
+ * form out.
  */
 export function formRefRefusal(target: FormTarget): string | undefined {
   const value = target.kind === 'form' ? target.formId : target.slug;

@@ -37,8 +37,7 @@ function targetOf(req: Request): FormTarget {
  * reference and `Content-Type` checked, the body read, the user resolved, the user's limit (the
  * client address's, signed out) counted, the mint refused when nobody is signed in and its form
  * needs a user, `authorize` asked, the count all signed-out visitors share counted, then the
- * mint itself. Any refusal goes to `next`, in
- * the SessionError shape.
+ * mint itself. Any refusal goes to `next`, in the SessionError shape.
  */
 export function mintRoute(deps: MintDependencies): RequestHandler {
   return function mintSession(req: Request, res: Response, next: NextFunction): void {

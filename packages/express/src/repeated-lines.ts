@@ -8,8 +8,9 @@ const REMEMBERED_LINES = 500;
 
 /**
  * Logs each line (the same level, message and details) at most once per REPEAT_WINDOW_MS; a line
- * that says anything new (another code, form or reason) is logged at once. A failure every mint meets (the service down, the key revoked, `resolveUser`
- * throwing) is then a line a minute, not a line per mint: 1,000 failing mints were 1,000 lines.
+ * that says anything new (another code, form or reason) is logged at once. A failure every mint
+ * meets (the service down, the key revoked, `resolveUser` throwing) is then a line a minute, not
+ * a line per mint: 1,000 failing mints were 1,000 lines.
  * The line logged once the window has passed carries `repeatsNotLogged`, how many of it were
  * left out since the last; the metrics have the counts. No timer: nothing keeps the process up.
  */

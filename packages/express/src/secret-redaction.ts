@@ -4,9 +4,8 @@ const REDACTED = '[redacted]';
  * Cuts `secret` (the API key) out of a text in every form an upstream message or a URL might
  * carry it: as is, JSON-escaped, percent-encoded (hex in either case; once with any of its
  * characters encoded or not, as encoders differ in which they leave alone, or twice as
- * `encodeURIComponent` does it), base64 and
- * base64url (at each of the three byte alignments, so also inside a longer encoded value, such
- * as an encoded `Bearer <key>`), and hex.
+ * `encodeURIComponent` does it), base64 and base64url (at each of the three byte alignments, so
+ * also inside a longer encoded value, such as an encoded `Bearer <key>`), and hex.
  */
 export function secretRedactor(secret: string): (text: string) => string {
   const bytes = Buffer.from(secret, 'utf8');

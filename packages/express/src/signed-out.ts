@@ -8,9 +8,9 @@ const UNREADABLE_LIST_PAUSE_MS = 10_000;
 
 /**
  * A mint of `target` with nobody signed in (docs/contract.md#portal-codes): a form that needs a
- * user answers `sign_in_required` without spending a mint. A Core form always needs one. A designer
- * form needs one when its `authType` is microsoft or google, which the organisation's forms
- * list tells (the catalogue's cached read, so no request of its own most of the time). A form
+ * user answers `sign_in_required` without spending a mint. A Core form always needs one. A
+ * designer form needs one when its `authType` is microsoft or google, which the organisation's
+ * forms list tells (the catalogue's cached read, so no request of its own most of the time). A form
  * with `authType` none is minted with no user, the contract's own case (provider none, no
  * handle). When the list cannot tell (the form is newer than the cached list, or the list
  * cannot be read, and then for UNREADABLE_LIST_PAUSE_MS), the mint goes ahead and `mintRoute`
