@@ -7,6 +7,7 @@
  * line (exit 2) or a failed start (exit 1) prints one line naming the problem, never a stack.
  */
 import { type CliArgs, parseCliArgs, usage } from './cli-args.js';
+import { CONTROL_PATH } from './control-path.js';
 import { type Sandbox, startSandbox } from './start-sandbox.js';
 
 function fail(problem: string, exitCode: number): never {
@@ -17,11 +18,11 @@ function fail(problem: string, exitCode: number): never {
 /** One line for a start that failed: the port in use, an option refused, anything else. */
 function describeStartError(error: unknown, args: CliArgs): string {
   const { code, message } = error as NodeJS.ErrnoException;
+  const asked = [args.port, args.formsPort, args.coreFormsPort].filter(Boolean).join(', ');
   if (code === 'EADDRINUSE') {
-    return `a port asked for is in use (${[args.port, args.formsPort, args.coreFormsPort].filter(Boolean).join(', ')}); choose others, or leave the port options out for free ones`;
+    return `a port asked for is in use (${asked}); choose others, or leave the port options out for free ones`;
   }
-  if (code === 'EACCES')
-    return `no permission to listen on a port asked for (${[args.port, args.formsPort, args.coreFormsPort].filter(Boolean).join(', ')})`;
+  if (code === 'EACCES') return `no permission to listen on a port asked for (${asked})`;
   return `could not start: ${(message ?? String(error)).replace(/^startSandbox: /, '')}`;
 }
 
@@ -34,7 +35,7 @@ function describeSandbox(sandbox: Sandbox, args: CliArgs): string {
     `  Forms origin:       ${formsOrigin}`,
     `  Core forms origin:  ${coreFormsOrigin}`,
     `  API key:            ${apiKey}`,
-    ...(args.control ? [`  Control API:        ${baseUrl}/__sandbox/control/`] : []),
+    ...(args.control ? [`  Control API:        ${baseUrl}${CONTROL_PATH}/`] : []),
     'Press Ctrl-C to stop.',
     '',
   ].join('\n');

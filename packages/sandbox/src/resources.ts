@@ -8,7 +8,7 @@ import {
 import type { ClientRecord, CoreFormRecord, FormRecord } from './fixtures.js';
 
 /** docs/contract.md#designer-forms: `embeddable` is true for microsoft, google and none, never stored. */
-export function isEmbeddableAuthType(authType: AuthType): boolean {
+function isEmbeddableAuthType(authType: AuthType): boolean {
   return authType === 'microsoft' || authType === 'google' || authType === 'none';
 }
 
