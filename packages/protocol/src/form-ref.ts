@@ -1,7 +1,7 @@
 /**
  * What may name a form in a URL path: a designer form's id or a Core form's slug
- * (docs/contract.md#form-ids). The element and the middleware ask here, and `expandPath`
- * (which the sandbox's routes use too).
+ * (docs/contract.md#form-ids). The element and the middleware ask here, and so does `expandPath`,
+ * which fills an id or slug into the service's paths.
  */
 
 /** The longest id or slug accepted. Longer ones are refused before any request is made. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** The state of the organisation's connection to the first identity provider. */
+/** The state of the organisation's Microsoft connection, which microsoft and Core forms need. */
 export type MicrosoftConnection =
   | { state: 'ok' }
   /** Not configured, consent lapsed or token refused: `microsoft_connection_failed`. */
