@@ -1,7 +1,7 @@
 /**
- * The canonical form of an embed origin (docs/contract.md#organisation-and-embed-origins): `scheme://host[:port]`,
- * lower-case host, no path, no trailing slash, no default port. Returns undefined for anything
- * that is not an absolute http(s) URL.
+ * The canonical form of an embed origin (docs/contract.md#organisation-and-embed-origins):
+ * `scheme://host[:port]`, lower-case host, no path, no trailing slash, no default port. Returns
+ * undefined for anything that is not an absolute http(s) URL.
  */
 export function canonicalOrigin(url: string): string | undefined {
   try {

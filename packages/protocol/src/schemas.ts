@@ -1,7 +1,7 @@
 /**
- * zod schemas of the service's resources that concern form sessions (docs/contract.md), for the server side
- * (sandbox and middleware). Fields marked R in the contract are required here; the rest are
- * optional. Unknown extra fields are stripped, not refused: the service may add fields.
+ * zod schemas of the service's resources that concern form sessions (docs/contract.md), for the
+ * server side (sandbox and middleware). Fields marked R in the contract are required here; the
+ * rest are optional. Unknown extra fields are stripped, not refused: the service may add fields.
  */
 import { z } from 'zod';
 import { EMBED_MESSAGE_TYPE } from './embed-message.js';

@@ -13,8 +13,8 @@ export interface SandboxControl {
   /**
    * Moves the sandbox's clock forward by `seconds`: handles, sessions and rate-limit buckets age
    * as if that much time had passed (121 s makes a fresh handle too old, 1801 s lapses a
-   * session, 0.5 s gives a key one mint back and 60 s its whole burst). Latency and delay faults stay real waits.
-   * `reset()` returns to wall time.
+   * session, 0.5 s gives a key one mint back and 60 s its whole burst). Latency and delay faults
+   * stay real waits. `reset()` returns to wall time.
    */
   advanceClock(seconds: number): void;
   /** The next `count` requests of `scope` fail as described (see `FaultSpec`). */

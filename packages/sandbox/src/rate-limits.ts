@@ -33,11 +33,11 @@ interface Bucket {
  * Per-key limits (docs/contract.md#limits) as token buckets: "N a minute, bursts to B" is a
  * bucket of B tokens, full at first, refilled at N a minute; a request takes one token or is
  * refused (a refusal takes none). A bucket is kept as what it lacked, in ms of refill, when it
- * was last read (a small number, not a moment of the epoch, whose last bit is 0.24 µs), so it holds
- * `burst - lacking / msPerToken` tokens: exact for the contract's rates (500 ms and 100 ms a
- * token), within `TOLERANCE_MS` for any other. Buckets run on the
- * sandbox's clock (`now`), so `control.advanceClock()` refills one without waiting. Keys are the
- * fixture keys only (a request is counted after it authenticates), so the buckets stay few.
+ * was last read (a small number, not a moment of the epoch, whose last bit is 0.24 µs), so it
+ * holds `burst - lacking / msPerToken` tokens: exact for the contract's rates (500 ms and 100 ms
+ * a token), within `TOLERANCE_MS` for any other. Buckets run on the sandbox's clock (`now`), so
+ * `control.advanceClock()` refills one without waiting. Keys are the fixture keys only (a
+ * request is counted after it authenticates), so the buckets stay few.
  */
 export class RateLimits {
   #limits: Required<SandboxLimits>;

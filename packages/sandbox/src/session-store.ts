@@ -36,8 +36,8 @@ const MAX_LAPSED_SESSIONS = 100_000;
 export type Redemption = { ok: true; session: FormSessionRecord } | { ok: false };
 
 /**
- * Handles and sessions (docs/contract.md#handles-and-signed-in-sessions): a handle is single use and
- * redeemable for `handleTtlSeconds`; the session lasts `sessionTtlSeconds` from mint.
+ * Handles and sessions (docs/contract.md#handles-and-signed-in-sessions): a handle is single use
+ * and redeemable for `handleTtlSeconds`; the session lasts `sessionTtlSeconds` from mint.
  *
  * Each mint first forgets what no request can need any more, on the sandbox's clock:
  * - a handle once redeemed (at once), or once older than `handleTtlSeconds`, and then its session
