@@ -1,4 +1,5 @@
 /** The options of `startSandbox`, and their parsing into an all-required configuration. */
+import { canonicalOrigin } from '@form-embed/protocol';
 
 export interface RateLimit {
   /** Sustained rate per key: a finite number > 0. */
@@ -131,9 +132,7 @@ export function sharedPort<Name extends string>(
   return undefined;
 }
 
-/** `http(s)://host[:port]` exactly, as browsers send it in `Origin`. */
+/** `http(s)://host[:port]` exactly, as browsers send it in `Origin`: already canonical. */
 export function isWebOrigin(value: unknown): boolean {
-  if (typeof value !== 'string' || !URL.canParse(value)) return false;
-  const url = new URL(value);
-  return (url.protocol === 'http:' || url.protocol === 'https:') && url.origin === value;
+  return typeof value === 'string' && canonicalOrigin(value) === value;
 }
