@@ -185,10 +185,17 @@ signOut.addEventListener('click', async () => {
   await signInAs('anonymous');
   signOut.hidden = true;
   signInAgain.hidden = false;
+  // The picker still names whom Sign in again brings back: the line below it says who is in now.
+  byId('persona-expect').textContent =
+    `Signed out: the portal has nobody signed in. Sign in again signs ${personaSelect.selectedOptions[0]?.text} back in.`;
+  // The button pressed has gone: focus goes to the one in its place, not back to the page's top.
+  signInAgain.focus();
 });
 signInAgain.addEventListener('click', async () => {
   await signInAs(personaSelect.value);
   showSignedIn();
+  showExpectation();
+  signOut.focus();
   current()?.remint();
 });
 

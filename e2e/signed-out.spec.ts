@@ -86,3 +86,29 @@ async function signOut(page: Page) {
   await page.getByRole('button', { name: 'Sign out' }).click();
   await expect(page.getByRole('button', { name: 'Sign in again' })).toBeVisible();
 }
+
+test('the console’s Sign out says nobody is signed in and keeps keyboard focus; Sign in again says who is back', async ({
+  page,
+  demo,
+}) => {
+  await page.goto(demo.url);
+  await expect(element(page)).toHaveAttribute('state', 'framed');
+  const expectation = page.locator('#persona-expect');
+  await expect(expectation).toHaveText('Microsoft account: signs in on Microsoft and Core forms');
+
+  // By keyboard: the button pressed hides itself, so focus must go to the one in its place.
+  await page.getByRole('button', { name: 'Sign out' }).focus();
+  await page.keyboard.press('Enter');
+  const signInAgain = page.getByRole('button', { name: 'Sign in again' });
+  await expect(signInAgain).toBeFocused();
+  // The picker still names Adele (whom Sign in again brings back): the line below it says that
+  // nobody is signed in now.
+  await expect(expectation).toHaveText(
+    'Signed out: the portal has nobody signed in. Sign in again signs Adele Vance, Contoso back in.',
+  );
+
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('button', { name: 'Sign out' })).toBeFocused();
+  await expect(expectation).toHaveText('Microsoft account: signs in on Microsoft and Core forms');
+  await expect(element(page)).toHaveAttribute('state', 'framed');
+});
