@@ -157,3 +157,27 @@ test.describe('at 360 px', () => {
       expect(past, 'px past the right of #stolen').toBeLessThanOrEqual(0);
   });
 });
+
+test('each button of the hostile page’s frame on another origin says, in sight in the frame, what it posted', async ({
+  page,
+  demo,
+}) => {
+  await page.goto(`${demo.url}/hostile.html`);
+  const hostile = page.frameLocator('#hostile-frame');
+  const posted = hostile.getByRole('status');
+  for (const name of [
+    'The exact message, from the wrong origin',
+    'With an extra field',
+    'With a wrong type',
+    'As a string, not an object',
+  ]) {
+    await hostile.getByRole('button', { name }).click();
+    // A log that stays empty then reads as refused, not as never sent.
+    await expect(posted).toContainText(`Posted to the portal page: ${name.toLowerCase()}.`);
+    const inSight = await posted.evaluate((line) => {
+      const { top, bottom } = line.getBoundingClientRect();
+      return top >= 0 && bottom <= innerHeight;
+    });
+    expect(inSight, 'the line is inside the frame, not below its bottom').toBe(true);
+  }
+});
