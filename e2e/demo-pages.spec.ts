@@ -181,3 +181,17 @@ test('each button of the hostile page’s frame on another origin says, in sight
     expect(inSight, 'the line is inside the frame, not below its bottom').toBe(true);
   }
 });
+
+test('the lazy page shows its embed’s state beside the embed, in sight once scrolled to it', async ({
+  page,
+  demo,
+}) => {
+  await page.goto(`${demo.url}/lazy.html`);
+  const card = page.getByRole('region', { name: 'Lazy embed' });
+  await card.locator('form-embed').scrollIntoViewIfNeeded();
+  await expect(page.locator('#lazy')).toHaveAttribute('state', 'framed');
+  // The page note's badge at the top is out of sight by now: the card says it too.
+  const badge = card.locator('.state');
+  await expect(badge).toHaveText('framed');
+  await expect(badge).toBeInViewport();
+});
