@@ -14,7 +14,7 @@ import type { StoreStats } from './session-store.js';
 
 type Body = Record<string, unknown>;
 
-/** What `stats` answers over HTTP: the three in-process counters at once. */
+/** What `stats` answers over HTTP: the three in-process counters and the latency at once. */
 export interface ControlStats {
   /** `control.stats()`: requests per route. */
   requests: Record<string, number>;
@@ -22,10 +22,12 @@ export interface ControlStats {
   store: StoreStats;
   /** `control.pendingFaults()`. */
   faults: Record<FaultScope, number>;
+  /** `control.latencyMs()`: a page that reloads reads what a control box should show. */
+  latencyMs: number;
 }
 
-/** Methods with no action of their own: `stats` answers the last two; the first needs none. */
-type InProcessOnly = 'embedOrigins' | 'pendingFaults' | 'storeStats';
+/** Methods with no action of their own: `stats` answers the last three; the first needs none. */
+type InProcessOnly = 'embedOrigins' | 'pendingFaults' | 'storeStats' | 'latencyMs';
 
 export type ControlActionName = Exclude<keyof SandboxControl, InProcessOnly>;
 
@@ -49,6 +51,7 @@ export function statsOf(control: SandboxControl): ControlStats {
     requests: control.stats(),
     store: control.storeStats(),
     faults: control.pendingFaults(),
+    latencyMs: control.latencyMs(),
   };
 }
 

@@ -31,6 +31,8 @@ export interface SandboxControl {
   exhaustRateLimit(kind: LimitKind): Promise<void>;
   /** Milliseconds added before every API answer from now on. */
   setLatency(ms: number): void;
+  /** The milliseconds added before every API answer now: the last `setLatency`, or the start's. */
+  latencyMs(): number;
   /**
    * The organisation changes its forms domain: a new listener starts on a new port and
    * `GET /api/v1/me` answers the new origin. The old origin keeps serving its sessions. At most
@@ -80,6 +82,7 @@ export function createControl(
       }
       state.latencyMs = ms;
     },
+    latencyMs: () => state.latencyMs,
     changeFormsDomain: async (kind = 'forms') => {
       if (kind !== 'forms' && kind !== 'coreForms') {
         throw new TypeError('kind must be forms or coreForms');

@@ -82,6 +82,20 @@ describe('sandbox.control: faults, latency, stats, forms domain, Microsoft conne
     assert.deepEqual(sandbox.control.pendingFaults(), { api: 0, session: 0, redeem: 0 });
   });
 
+  test('latencyMs (and stats over HTTP) reads the latency setLatency set, the start’s again after reset', async (t) => {
+    const sandbox = await sandboxFor(t, { controlApi: true, latencyMs: 5 });
+    assert.equal(sandbox.control.latencyMs(), 5);
+    sandbox.control.setLatency(1500);
+    assert.equal(sandbox.control.latencyMs(), 1500);
+    // A page that reloads has forgotten what it set: it reads the sandbox's own.
+    const stats = (await (await postControl(sandbox.baseUrl, 'stats')).json()) as {
+      latencyMs: unknown;
+    };
+    assert.equal(stats.latencyMs, 1500);
+    sandbox.control.reset();
+    assert.equal(sandbox.control.latencyMs(), 5);
+  });
+
   test('an action name that is not valid percent-encoding answers 404 as an unknown action', async (t) => {
     const sandbox = await sandboxFor(t, { controlApi: true });
     for (const method of ['POST', 'GET']) {
