@@ -52,7 +52,7 @@ const showExpectation = () => {
     config.personas.find((p) => p.id === personaSelect.value)?.expect ?? '';
 };
 showExpectation();
-const { showArmed } = sandboxControls(current);
+const { showArmed, showLatency } = sandboxControls(current);
 
 /** Frames a new `<form-embed>` for `choice`: `form:<id>` or `core:<slug>`. */
 function embed(choice: string, title: string, typed = false) {
@@ -238,5 +238,8 @@ formOther.addEventListener('input', () => {
 byId('clear-log').addEventListener('click', () => log.replaceChildren());
 
 // Not awaited: the form is embedded even while the sandbox has yet to say what is armed.
-if (config.mode === 'sandbox') void showArmed();
+if (config.mode === 'sandbox') {
+  void showArmed();
+  void showLatency();
+}
 await loadCatalogue();

@@ -14,7 +14,10 @@ const controlResult = byId<HTMLParagraphElement>('control-result');
 /** The longest latency the box takes: a minute, well past the middleware's 10 s timeoutMs. */
 const MAX_LATENCY_MS = 60_000;
 
-/** Wires the controls to the element `current()` returns; `showArmed` looks the count up again. */
+/**
+ * Wires the controls to the element `current()` returns; `showArmed` looks the count up again,
+ * `showLatency` puts the sandbox's latency in the box.
+ */
 export function sandboxControls(current: () => FormEmbedElement | null) {
   listFailCodes();
   const showArmed = armedFailures();
@@ -23,7 +26,7 @@ export function sandboxControls(current: () => FormEmbedElement | null) {
   for (const button of document.querySelectorAll<HTMLButtonElement>('[data-action]')) {
     button.addEventListener('click', () => actions[button.dataset.action ?? '']?.());
   }
-  return { showArmed };
+  return { showArmed, showLatency: latency.fromSandbox };
 }
 
 /** The SessionError codes Arm can make a mint fail with, and one this release does not know. */
@@ -91,11 +94,12 @@ function armedFailures() {
 
 /**
  * The upstream latency box: Set sends its milliseconds. Returns `backToZero`, which puts the box
- * back to 0, as Reset leaves the sandbox.
+ * back to 0, as Reset leaves the sandbox, and `fromSandbox`, which shows the sandbox's latency.
  */
 function latencyBox() {
   const latencyInput = byId<HTMLInputElement>('latency');
   const latencyError = byId<HTMLParagraphElement>('latency-error');
+  let typed = false;
   /**
    * The box's milliseconds, or undefined with the box marked invalid and saying why: only digits,
    * so that `1e3`, `1.5`, `-0` or an empty box is refused rather than sent as another number.
@@ -120,12 +124,25 @@ function latencyBox() {
   });
   // Once marked invalid, the box says as soon as what is typed is right again.
   latencyInput.addEventListener('input', () => {
+    typed = true;
     if (latencyInput.hasAttribute('aria-invalid')) checkLatency();
   });
   return {
     backToZero() {
       latencyInput.value = '0';
       checkLatency();
+    },
+    /**
+     * The sandbox keeps its latency through a reload of this page (or sets it for another tab):
+     * the box's 0 from the HTML would say no latency while every mint waits.
+     */
+    async fromSandbox() {
+      const answer = await postControl('stats').catch(() => undefined);
+      const stats = answer?.ok ? ((await answer.json()) as { latencyMs?: unknown }) : undefined;
+      // Not over what the tester has begun to type meanwhile.
+      if (typeof stats?.latencyMs === 'number' && !typed) {
+        latencyInput.value = String(stats.latencyMs);
+      }
     },
   };
 }

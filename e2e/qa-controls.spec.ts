@@ -234,3 +234,21 @@ test('Arm shows the count the sandbox armed, and sends a retryable code its Retr
   await expect(armed).toHaveText('Armed failures: 1 (the next mint fails).');
   expect(bodies).toEqual([{ kind: 'error', scope: 'session', code: 'unavailable', retryAfter: 3 }]);
 });
+
+test('after a reload the latency box shows the latency the sandbox holds, not its HTML’s 0', async ({
+  page,
+  demo,
+}) => {
+  await page.goto(demo.url);
+  const { box, set } = latencyControls(page);
+  await box.fill('250');
+  await set.click();
+  await expect(page.locator('#control-result')).toHaveText('Done: latency');
+  await page.reload();
+  await expect(box).toHaveValue('250');
+  // Set elsewhere (another tab, a script): the page shows it once loaded too.
+  demo.sandbox?.control.setLatency(120);
+  await page.reload();
+  await expect(box).toHaveValue('120');
+  await expect(box).not.toHaveAttribute('aria-invalid');
+});
