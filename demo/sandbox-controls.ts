@@ -53,10 +53,11 @@ function postControl(action: string, body: unknown = {}) {
   });
 }
 
-async function control(action: string, body: unknown = {}) {
+/** Posts `action`; the result line names it `done`, where its path would mislead (`fail`). */
+async function control(action: string, body: unknown = {}, done = action) {
   const answer = await postControl(action, body);
   controlResult.textContent = answer.ok
-    ? `Done: ${action}`
+    ? `Done: ${done}`
     : `The sandbox refused ${action} (${answer.status})`;
 }
 
@@ -169,12 +170,11 @@ function controlActions(
       const code = byId<HTMLSelectElement>('fail-code').value;
       // The sandbox takes the status and retryable flag from the SessionError table.
       const retryable = isKnownSessionErrorCode(code) && SessionErrorCodes[code].retryable;
-      await control('fail', {
-        kind: 'error',
-        scope: 'session',
-        code,
-        ...(retryable ? { retryAfter: 3 } : {}),
-      });
+      await control(
+        'fail',
+        { kind: 'error', scope: 'session', code, ...(retryable ? { retryAfter: 3 } : {}) },
+        `armed ${code}`,
+      );
       await showArmed();
     },
     reset: async () => {

@@ -217,7 +217,7 @@ test('the latency box takes its bound, 60000; checks nothing before Set; and a r
   expect(sent).toEqual([{ ms: 60000 }]);
 });
 
-test('Arm shows the count the sandbox armed, and sends a retryable code its Retry-After', async ({
+test('Arm shows the count the sandbox armed, says Done: armed and the code (not “Done: fail”), and sends a retryable code its Retry-After', async ({
   page,
   demo,
 }) => {
@@ -232,6 +232,8 @@ test('Arm shows the count the sandbox armed, and sends a retryable code its Retr
   await page.selectOption('#fail-code', 'unavailable');
   await page.getByRole('button', { name: 'Arm', exact: true }).click();
   await expect(armed).toHaveText('Armed failures: 1 (the next mint fails).');
+  // The control's path, fail, read as if arming had failed.
+  await expect(page.locator('#control-result')).toHaveText('Done: armed unavailable');
   expect(bodies).toEqual([{ kind: 'error', scope: 'session', code: 'unavailable', retryAfter: 3 }]);
 });
 
