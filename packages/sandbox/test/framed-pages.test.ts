@@ -46,6 +46,7 @@ describe('framed pages: handles, sessions and lapses', () => {
     assert.equal(page.status, 200);
     assert.equal(page.headers.get('set-cookie'), null, 'no cookies');
     assert.equal(page.headers.get('cache-control'), 'no-store');
+    assert.equal(page.headers.get('referrer-policy'), 'no-referrer', 'the session id stays put');
     assert.equal(page.headers.get('x-frame-options'), null, 'the page may be framed');
     const html = await page.text();
     assert.match(html, /<h1>IT support request<\/h1>/);
@@ -136,8 +137,55 @@ describe('framed pages: handles, sessions and lapses', () => {
     const handle = new URL(session.embedUrl).searchParams.get('handle') ?? '';
     const other = await fetch(
       `${sandbox.formsOrigin}/f/${fixtureIds.forms.google}?handle=${handle}`,
+      { redirect: 'manual' },
     );
+    assert.equal(other.status, 401, 'refused at once, not redirected to a session URL');
     assert.equal(postedState(await other.text()), 'error');
+  });
+
+  test('an embed page without a handle is the anonymous page of a none form only: any other form renders the sign-in error, and takes no anonymous submit', async (t) => {
+    const sandbox = await sandboxFor(t);
+    const { forms, coreForms } = fixtureIds;
+    const pages = [
+      ...[forms.microsoft, forms.google, forms.password, forms.internal].map(
+        (id) => `${sandbox.formsOrigin}/f/${id}`,
+      ),
+      `${sandbox.coreFormsOrigin}/c/${coreForms.newStarter}`,
+    ];
+    for (const page of pages) {
+      const answer = await fetch(page, { redirect: 'manual' });
+      assert.equal(answer.status, 401, page);
+      const html = await answer.text();
+      assert.match(html, /could not sign you in/, page);
+      assert.equal(postedState(html), 'error', page);
+      const submitted = await fetch(`${page}/submit`, { method: 'POST', redirect: 'manual' });
+      assert.equal(submitted.status, 404, `${page}/submit`);
+      assert.doesNotMatch(await submitted.text(), /Submitted/, `${page}/submit`);
+    }
+  });
+
+  test("a session URL belongs to its form: an unknown session, or another form's, renders the sign-in error; an unknown form is not found", async (t) => {
+    const sandbox = await sandboxFor(t);
+    const session = await mintSession(sandbox, microsoftForm, adele);
+    const sessionUrl = await redeem(session.embedUrl);
+    const sessionId = sessionUrl.slice(sessionUrl.lastIndexOf('/') + 1);
+    const elsewhere = [
+      `${sandbox.formsOrigin}/f/${fixtureIds.forms.google}/s/${sessionId}`,
+      `${sandbox.formsOrigin}/f/${fixtureIds.forms.microsoft}/s/fss_unknown`,
+    ];
+    for (const url of elsewhere) {
+      const page = await fetch(url);
+      assert.equal(page.status, 401, url);
+      const html = await page.text();
+      assert.doesNotMatch(html, /Signed in as/, url);
+      assert.equal(postedState(html), 'error', url);
+      const submitted = await submit(url);
+      assert.equal(submitted.status, 401, `${url}/submit`);
+      assert.equal(postedState(await submitted.text()), 'error', `${url}/submit`);
+    }
+    const missing = await fetch(`${sandbox.formsOrigin}/f/${fixtureIds.forms.missing}?handle=x`);
+    assert.equal(missing.status, 404);
+    assert.equal(postedState(await missing.text()), undefined, 'nothing to sign in to');
   });
 
   test('a redeem fault (e.g. rate-limited past retry) renders the error page', async (t) => {
@@ -147,6 +195,9 @@ describe('framed pages: handles, sessions and lapses', () => {
     const failed = await fetch(session.embedUrl, { redirect: 'manual' });
     assert.equal(failed.status, 429);
     assert.equal(postedState(await failed.text()), 'error');
+    sandbox.control.fail({ kind: 'reset', scope: 'redeem' });
+    const reset = await mintSession(sandbox, microsoftForm, adele);
+    await assert.rejects(fetch(reset.embedUrl, { redirect: 'manual' }), /fetch failed/);
   });
 
   test('submitting a live session renders a Submitted confirmation with a reference', async (t) => {
