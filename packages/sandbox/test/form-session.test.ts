@@ -124,6 +124,28 @@ describe('form-session rules', () => {
     assert.equal(session.provider, 'portal');
     assert.equal(session.expiresIn, 120);
     assert.ok(session.formSessionHandle);
+    // A user is a user with any one field: only a none form with no user goes without a handle.
+    const tenantOnly = await mintSession(
+      sandbox,
+      { kind: 'form', formId: forms.open },
+      { microsoftTenantId: tenants.contoso },
+    );
+    assert.equal(tenantOnly.provider, 'portal');
+    assert.ok(tenantOnly.formSessionHandle);
+  });
+
+  test('UPNs and Workspace e-mails are read as the providers read them, in any case', async () => {
+    const microsoft = await mintSession(sandbox, microsoftForm, {
+      microsoftTenantId: tenants.contoso,
+      userIdentifier: users.adele.toUpperCase(),
+    });
+    assert.equal(microsoft.provider, 'microsoft');
+    const google = await mintSession(
+      sandbox,
+      { kind: 'form', formId: forms.google },
+      { userIdentifier: users.alex.toUpperCase() },
+    );
+    assert.equal(google.provider, 'google');
   });
 
   test('password and internal forms refuse with form_session_unsupported', async () => {
@@ -293,6 +315,20 @@ describe("the README's input-to-outcome table: the inputs no scenario sends", ()
       { microsoftTenantId: tenants.otherOrg, userIdentifier: users.adele },
       'tenant_not_connected',
       403,
+    ],
+    [
+      "a Microsoft user under another client's tenant (adele under Fabrikam)",
+      microsoftForm,
+      { microsoftTenantId: tenants.fabrikam, userIdentifier: users.adele },
+      'user_not_found',
+      404,
+    ],
+    [
+      'a google form with a userIdentifier that is not an e-mail',
+      google,
+      { userIdentifier: 'not an identifier' },
+      'invalid_user_identifier',
+      400,
     ],
     [
       'a Google user (alex) on a microsoft form',
