@@ -44,6 +44,10 @@ describe('authentication', () => {
       headers: { authorization: `Basic ${sandbox.apiKey}` },
     });
     assert.equal(basic.status, 401);
+    const noScheme = await fetch(`${sandbox.baseUrl}${defaultServicePaths.me}`, {
+      headers: { authorization: sandbox.apiKey },
+    });
+    assert.equal(noScheme.status, 401, 'the key alone, without Bearer, is malformed');
   });
 
   test('every bad key answers the invalid_api_key SessionError (401, not retryable) on both form-session endpoints', async () => {
@@ -91,6 +95,10 @@ describe('authentication', () => {
 
   test("the other organisation's key sees its own records and not the primary organisation's", async () => {
     const apiKey = fixtureKeys.otherOrg;
+    const me = (await (await call(sandbox, defaultServicePaths.me, { apiKey })).json()) as {
+      organisationId: string;
+    };
+    assert.equal(me.organisationId, fixtureIds.otherOrganisation, "GET /me names the key's own");
     const own = await call(
       sandbox,
       expandPath(defaultServicePaths.client, { clientId: fixtureIds.clients.otherOrg }),
