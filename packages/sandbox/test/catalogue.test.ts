@@ -69,6 +69,14 @@ describe('catalogue endpoints', () => {
     );
     assert.equal(first.total, 4);
     assert.equal(first.hasMore, true);
+    // A page that ends on the last client has no more; offset 0 is the least there is.
+    for (const query of ['limit=2&offset=2', 'limit=4&offset=0']) {
+      const { response, body } = await get(`${paths.clients}?${query}`);
+      assert.equal(response.status, 200, query);
+      const page = ClientPageSchema.parse(body);
+      assert.equal(page.hasMore, false, query);
+      assert.equal(page.clients.at(-1)?.id, fixtureIds.clients.litware, query);
+    }
     const past = ClientPageSchema.parse((await get(`${paths.clients}?offset=10`)).body);
     assert.deepEqual(past, { clients: [], total: 4, hasMore: false });
   });
@@ -99,6 +107,21 @@ describe('catalogue endpoints', () => {
       (await get(expandPath(paths.client, { clientId: fixtureIds.clients.northwind }))).body,
     );
     assert.equal(northwind.microsoftTenantId, '');
+    // The contract's fields and no others: nothing of the sandbox's own records leaks out.
+    const contractFields = [
+      'createdAt',
+      'environment',
+      'googleWorkspaceDomains',
+      'id',
+      'integrationMappingIds',
+      'microsoftDomain',
+      'microsoftTenantId',
+      'name',
+    ];
+    const litware = await get(expandPath(paths.client, { clientId: fixtureIds.clients.litware }));
+    assert.deepEqual(Object.keys(litware.body as object).sort(), contractFields);
+    const listed = (await get(paths.clients)).body as { clients: object[] };
+    for (const item of listed.clients) assert.deepEqual(Object.keys(item).sort(), contractFields);
     const missing = await get(expandPath(paths.client, { clientId: 'nope' }));
     assert.equal(missing.response.status, 404);
     PlainErrorBodySchema.parse(missing.body);
@@ -129,6 +152,16 @@ describe('catalogue endpoints', () => {
         [fixtureIds.coreForms.leaver, false],
         [fixtureIds.coreForms.retired, false],
       ],
+    );
+    assert.deepEqual(
+      list.map((f) => [f.slug, f.internal, f.public]),
+      [
+        [fixtureIds.coreForms.newStarter, false, true],
+        [fixtureIds.coreForms.mailboxAccess, true, true],
+        [fixtureIds.coreForms.leaver, true, false],
+        [fixtureIds.coreForms.retired, false, false],
+      ],
+      'availability both is internal and public',
     );
     for (const form of list) {
       assert.equal(form.embeddable, form.public);
