@@ -87,6 +87,17 @@ describe('rate limits per key: token buckets', () => {
     });
     assert.equal(otherKey.status, 200, "another key's budget is untouched");
     await cancel(answers);
+    sandbox.control.advanceClock(0.1);
+    const refilled = [
+      await call(sandbox, defaultServicePaths.forms),
+      await call(sandbox, defaultServicePaths.forms),
+    ];
+    assert.deepEqual(
+      refilled.map((r) => r.status),
+      [200, 429],
+      '0.1 s gives one read back',
+    );
+    await cancel(refilled);
   });
 
   test('no more than the burst passes across what was a window edge: 120 mints at 59 s and at 60 s let 122 through, not 239 (the audit)', async (t) => {
