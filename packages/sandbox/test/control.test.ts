@@ -110,8 +110,31 @@ describe('sandbox.control: faults, latency, stats, forms domain, Microsoft conne
     const sandbox = await sandboxFor(t);
     sandbox.control.fail({ kind: 'error', code: 'internal_error', count: 2 });
     const statuses = [];
-    for (let i = 0; i < 3; i++) statuses.push((await call(sandbox, paths.me)).status);
+    for (let i = 0; i < 3; i++) {
+      const answer = await call(sandbox, paths.me);
+      statuses.push(answer.status);
+      // Off the session endpoints an error is the contract's {error: string}, faults included.
+      if (answer.status === 500) PlainErrorBodySchema.parse(await answer.json());
+      else await answer.body?.cancel();
+    }
     assert.deepEqual(statuses, [500, 500, 200]);
+  });
+
+  test("an error fault's status and retryable override the code's row", async (t) => {
+    const sandbox = await sandboxFor(t);
+    sandbox.control.fail({
+      kind: 'error',
+      code: 'internal_error',
+      status: 502,
+      retryable: false,
+      scope: 'session',
+    });
+    const answer = await requestSession(sandbox, microsoftForm, adele);
+    assert.equal(answer.status, 502);
+    assert.deepEqual(
+      { ...(await sessionError(answer)), message: '' },
+      { code: 'internal_error', message: '', retryable: false },
+    );
   });
 
   test('an injected 429 or 503 says how long to wait (1 s) unless its fault gives a wait, or null for none', async (t) => {
@@ -142,6 +165,10 @@ describe('sandbox.control: faults, latency, stats, forms domain, Microsoft conne
 
   test('a notJson fault answers a body that is not JSON', async (t) => {
     const sandbox = await sandboxFor(t);
+    sandbox.control.fail({ kind: 'notJson' });
+    const ok = await call(sandbox, paths.me);
+    assert.equal(ok.status, 200, 'a 200 by default, as a proxy that answers its own page does');
+    await assert.rejects(ok.json(), SyntaxError);
     sandbox.control.fail({ kind: 'notJson', status: 502 });
     const response = await call(sandbox, paths.me);
     assert.equal(response.status, 502);
