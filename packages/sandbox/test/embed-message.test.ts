@@ -159,6 +159,23 @@ describe('embedded form message in Chromium', () => {
     assertOnly(await messages(), sandbox.coreFormsOrigin, 'expired');
   });
 
+  test('a lookup that finds a lapse already noticed shows it and posts nothing', async () => {
+    const form = await frame((await mintSession(sandbox, coreForm, adele)).embedUrl);
+    await form.getByRole('button', { name: 'Look up' }).waitFor();
+    sandbox.control.expireSessions();
+    // The lapse is noticed first elsewhere (the same session in another tab, say).
+    const elsewhere = await fetch(`${form.url()}/lookup`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
+    assert.deepEqual(await elsewhere.json(), { state: 'expired', post: true });
+    await form.getByRole('button', { name: 'Look up' }).click();
+    await form.getByRole('heading', { name: 'Your session has ended' }).waitFor();
+    await settle(form);
+    assert.deepEqual(await messages(), [], 'at most once per lapse');
+  });
+
   test('a lookup answered with something other than JSON shows an error instead of "Looking up..."', async () => {
     const form = await frame((await mintSession(sandbox, coreForm, adele)).embedUrl);
     // Point the button at a same-origin path that answers the HTML not-found page.
