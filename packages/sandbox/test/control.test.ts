@@ -463,7 +463,7 @@ describe('sandbox.control: faults, latency, stats, forms domain, Microsoft conne
   });
 
   test('microsoft connection state: broken, then throttled, then ok again', async (t) => {
-    const sandbox = await sandboxFor(t);
+    const sandbox = await sandboxFor(t, { controlApi: true });
     sandbox.control.setMicrosoftConnection({ state: 'broken' });
     assert.equal(
       (await sessionError(await requestSession(sandbox, microsoftForm, adele))).code,
@@ -473,6 +473,12 @@ describe('sandbox.control: faults, latency, stats, forms domain, Microsoft conne
     const throttled = await requestSession(sandbox, microsoftForm, adele);
     assert.equal(throttled.headers.get('retry-after'), '12');
     assert.equal((await sessionError(throttled)).code, 'microsoft_unavailable');
+    // The in-process type asks for retryAfter; over HTTP it may be left out.
+    const set = await postControl(sandbox.baseUrl, 'microsoft-connection', { state: 'throttled' });
+    assert.equal(set.status, 200);
+    const byDefault = await requestSession(sandbox, microsoftForm, adele);
+    assert.equal(byDefault.headers.get('retry-after'), '30', 'retryAfter defaults to 30 s');
+    await byDefault.body?.cancel();
     const google = await requestSession(
       sandbox,
       { kind: 'form', formId: fixtureIds.forms.google },
