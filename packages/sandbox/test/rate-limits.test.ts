@@ -3,13 +3,14 @@ import { describe, type TestContext, test } from 'node:test';
 import { defaultServicePaths, PlainErrorBodySchema } from '@form-embed/protocol';
 import FakeTimers from '@sinonjs/fake-timers';
 import { CONTROL_PATH, fixtureIds, fixtureKeys, type Sandbox, startSandbox } from '../src/index.js';
-import { call, requestSession, sandboxFor, sessionError } from './helpers.js';
+import { call, requestSession, sandboxFor, sessionError, sessionPath } from './helpers.js';
 
 const adele = {
   microsoftTenantId: fixtureIds.tenants.contoso,
   userIdentifier: fixtureIds.users.adele,
 };
 const microsoftForm = { kind: 'form', formId: fixtureIds.forms.microsoft } as const;
+const otherOrgForm = { kind: 'form', formId: fixtureIds.forms.otherOrg } as const;
 
 /**
  * Freezes `Date` (so the sandbox's clock moves only by advanceClock) until the test ends, at
@@ -208,6 +209,13 @@ describe('rate limits per key: token buckets', () => {
     assert.equal(spent.status, 429);
     assert.equal(spent.headers.get('retry-after'), '60');
     await spent.body?.cancel();
+    const otherKey = await call(sandbox, sessionPath(otherOrgForm), {
+      method: 'POST',
+      apiKey: fixtureKeys.otherOrg,
+      body: '{}',
+    });
+    assert.equal(otherKey.status, 429, "every key's bucket, not only the primary's");
+    await otherKey.body?.cancel();
     sandbox.control.advanceClock(45);
     const later = await requestSession(sandbox, microsoftForm, adele);
     assert.equal(later.headers.get('retry-after'), '15');
