@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { setTimeout as delay } from 'node:timers/promises';
 import {
   isOnEmbedOrigin,
   OrganisationSchema,
@@ -233,6 +234,26 @@ describe('sandbox.control: faults, latency, stats, forms domain, Microsoft conne
       sandbox.control.reset();
       const third = await mintSession(sandbox, microsoftForm, adele);
       assert.equal((await fetch(await redeem(third.embedUrl))).status, 200);
+    });
+
+    test('reset() also puts back the Microsoft connection and the latency, and forgets every session', async (t) => {
+      const sandbox = await sandboxFor(t);
+      const sessionUrl = await redeem((await mintSession(sandbox, microsoftForm, adele)).embedUrl);
+      sandbox.control.setMicrosoftConnection({ state: 'broken' });
+      sandbox.control.setLatency(60_000);
+      sandbox.control.reset();
+      const giveUp = new AbortController();
+      const answer = await Promise.race([
+        requestSession(sandbox, microsoftForm, adele),
+        delay(5000, 'held', { signal: giveUp.signal }).catch(() => 'held'),
+      ]);
+      giveUp.abort();
+      assert.ok(answer instanceof Response, 'answered without the 60 s latency');
+      assert.equal(answer.status, 200, 'the Microsoft connection is ok again');
+      await answer.body?.cancel();
+      const page = await fetch(sessionUrl);
+      assert.equal(page.status, 401, 'a session from before reset is gone');
+      await page.body?.cancel();
     });
 
     test('refuses anything but a finite number of seconds >= 0', async (t) => {
