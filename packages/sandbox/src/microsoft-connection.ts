@@ -1,12 +1,23 @@
 import { z } from 'zod';
 
-/** The state of the organisation's Microsoft connection, which microsoft and Core forms need. */
+/**
+ * The state of the organisation's Microsoft connection, which microsoft and Core forms need, as
+ * `setMicrosoftConnection` takes it.
+ */
 export type MicrosoftConnection =
   | { state: 'ok' }
   /** Not configured, consent lapsed or token refused: `microsoft_connection_failed`. */
   | { state: 'broken' }
-  /** The provider throttles: `microsoft_unavailable` with `Retry-After: retryAfter`. */
-  | { state: 'throttled'; retryAfter: number };
+  /** The provider throttles: `microsoft_unavailable` with `Retry-After: retryAfter` (30 s if left out). */
+  | { state: 'throttled'; retryAfter?: number };
+
+/** The connection as the sandbox holds it: a throttled one's `retryAfter` filled in. */
+export type HeldMicrosoftConnection =
+  | Exclude<MicrosoftConnection, { state: 'throttled' }>
+  | {
+      state: 'throttled';
+      retryAfter: number;
+    };
 
 const RETRY_AFTER = { error: 'retryAfter must be a whole number of seconds' };
 
@@ -33,7 +44,7 @@ const MicrosoftConnectionSchema = z.discriminatedUnion(
   { error: 'state must be ok, broken or throttled' },
 );
 
-export function parseMicrosoftConnection(value: unknown): MicrosoftConnection {
+export function parseMicrosoftConnection(value: unknown): HeldMicrosoftConnection {
   const parsed = MicrosoftConnectionSchema.safeParse(value);
   if (!parsed.success) throw new TypeError(parsed.error.issues[0]?.message);
   return parsed.data;

@@ -1,5 +1,5 @@
 import { type FaultQueue, FaultQueue as Faults } from './faults.js';
-import type { MicrosoftConnection } from './microsoft-connection.js';
+import type { HeldMicrosoftConnection } from './microsoft-connection.js';
 import type { SandboxConfig } from './options.js';
 import { RateLimits } from './rate-limits.js';
 import { SandboxClock } from './sandbox-clock.js';
@@ -17,7 +17,7 @@ export class SandboxState {
   readonly sessions: SessionStore;
   readonly limits: RateLimits;
   readonly faults: FaultQueue = new Faults();
-  microsoftConnection: MicrosoftConnection = { state: 'ok' };
+  microsoftConnection: HeldMicrosoftConnection = { state: 'ok' };
   latencyMs: number;
   /** The organisation's current embed origins (what `GET /api/v1/me` answers). */
   origins: EmbedOrigins;

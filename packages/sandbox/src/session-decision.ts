@@ -5,7 +5,7 @@
  */
 import type { FormSession, SessionErrorCode } from '@form-embed/protocol';
 import { type ClientRecord, clients } from './fixtures.js';
-import type { MicrosoftConnection } from './microsoft-connection.js';
+import type { HeldMicrosoftConnection } from './microsoft-connection.js';
 
 export interface Refusal {
   ok: false;
@@ -27,7 +27,7 @@ export type Decision = Grant | Refusal;
 
 export interface RuleContext {
   organisationId: string;
-  microsoftConnection: MicrosoftConnection;
+  microsoftConnection: HeldMicrosoftConnection;
 }
 
 export const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

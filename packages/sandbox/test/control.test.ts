@@ -494,7 +494,12 @@ describe('sandbox.control: faults, latency, stats, forms domain, Microsoft conne
     const throttled = await requestSession(sandbox, microsoftForm, adele);
     assert.equal(throttled.headers.get('retry-after'), '12');
     assert.equal((await sessionError(throttled)).code, 'microsoft_unavailable');
-    // The in-process type asks for retryAfter; over HTTP it may be left out.
+    // retryAfter may be left out, in process (its type too) as over HTTP.
+    sandbox.control.setMicrosoftConnection({ state: 'throttled' });
+    const inProcess = await requestSession(sandbox, microsoftForm, adele);
+    assert.equal(inProcess.headers.get('retry-after'), '30', 'retryAfter defaults to 30 s');
+    await inProcess.body?.cancel();
+    sandbox.control.setMicrosoftConnection({ state: 'throttled', retryAfter: 12 });
     const set = await postControl(sandbox.baseUrl, 'microsoft-connection', { state: 'throttled' });
     assert.equal(set.status, 200);
     const byDefault = await requestSession(sandbox, microsoftForm, adele);
