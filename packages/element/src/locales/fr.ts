@@ -5,7 +5,7 @@ const fr: Messages = {
   loading: 'Chargement du formulaire…',
   retrying: 'Nouvelle tentative…',
   offline: 'Vous êtes hors ligne. En attente de connexion…',
-  storm: 'Impossible de vous connecter au formulaire après plusieurs tentatives.',
+  storm: 'Impossible de se connecter au formulaire après plusieurs tentatives.',
   retry: 'Réessayer',
   lapsed:
     'Votre session a expiré et le formulaire a été rechargé. Vous devrez peut-être ressaisir les informations non encore envoyées.',
