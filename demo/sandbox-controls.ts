@@ -1,5 +1,6 @@
-// The console's sandbox controls: Expire, Burn, Remint, Arm (with how many failures are armed),
-// the upstream latency box and Reset, each telling its result on the line below them.
+// The console's sandbox controls: Expire, Burn, Remint, the two Arms (a mint, a framed page; with
+// how many failures are armed), the upstream latency box and Reset, each telling its result on
+// the line below them.
 import type { FormEmbedElement } from '@form-embed/element';
 import {
   isKnownSessionErrorCode,
@@ -62,8 +63,8 @@ async function control(action: string, body: unknown = {}, done = action) {
 }
 
 /**
- * Returns `showArmed`, which shows how many mints the failures armed with Arm will still fail, as
- * the sandbox counts them: each failed mint uses one up, whichever page made it.
+ * Returns `showArmed`, which shows how many mints and framed pages the failures armed with the Arms
+ * will still fail, as the sandbox counts them: each failure uses one up, whichever page had it.
  */
 function armedFailures() {
   const armed = byId<HTMLParagraphElement>('armed');
@@ -74,16 +75,22 @@ function armedFailures() {
     const asked = ++armedAsks;
     const answer = await postControl('stats').catch(() => undefined);
     const faults = answer?.ok
-      ? ((await answer.json()) as { faults?: { session?: number } }).faults
+      ? ((await answer.json()) as { faults?: { session?: number; redeem?: number } }).faults
       : undefined;
     if (asked !== armedAsks) return; // a later look has begun: its answer is the newer one
-    const left = faults?.session;
+    const { session: mints, redeem: pages } = faults ?? {};
+    const left = mints === undefined || pages === undefined ? undefined : mints + pages;
+    const failing = [
+      mints && `the next ${mints === 1 ? 'mint fails' : `${mints} mints fail`}`,
+      pages &&
+        `the next ${pages === 1 ? 'framed page fails' : `${pages} framed pages fail`} to open`,
+    ].filter(Boolean);
     const text =
       left === undefined
         ? 'Armed failures: unknown (the sandbox did not say).'
         : left === 0
           ? 'Armed failures: none.'
-          : `Armed failures: ${left} (the next ${left === 1 ? 'mint fails' : `${left} mints fail`}).`;
+          : `Armed failures: ${left} (${failing.join('; ')}).`;
     // Written only when it changes: a live region rewritten each second may be read out each time.
     if (armed.textContent !== text) armed.textContent = text;
     if (left === undefined) return;
@@ -175,6 +182,12 @@ function controlActions(
         { kind: 'error', scope: 'session', code, ...(retryable ? { retryAfter: 3 } : {}) },
         `armed ${code}`,
       );
+      await showArmed();
+    },
+    // The framed page's redemption of its handle: what code it fails with, the element never sees.
+    'fail-redeem': async () => {
+      const fault = { kind: 'error', scope: 'redeem', code: 'invalid_request', status: 401 };
+      await control('fail', fault, 'armed a failed handle');
       await showArmed();
     },
     reset: async () => {

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { expect, test } from './demo-fixture.js';
+import { eventsOf, expect, recordEvents, submitOf, test } from './demo-fixture.js';
 
 /** The bodies the console posts to the sandbox's latency control, from now on. */
 function latencySent(page: Page): unknown[] {
@@ -253,4 +253,35 @@ test('after a reload the latency box shows the latency the sandbox holds, not it
   await page.reload();
   await expect(box).toHaveValue('120');
   await expect(box).not.toHaveAttribute('aria-invalid');
+});
+
+test('the second Arm makes the framed page fail to redeem its handle: the count says so, and the element remints with reason error', async ({
+  page,
+  demo,
+}) => {
+  await recordEvents(page);
+  await page.goto(demo.url);
+  const element = page.locator('#embed-slot form-embed');
+  await expect(element).toHaveAttribute('state', 'framed');
+  const armed = page.getByRole('status').filter({ hasText: 'Armed failures' });
+  await expect(armed).toHaveText('Armed failures: none.');
+  const redeem = page.getByRole('button', {
+    name: 'Arm: the framed page fails to open its handle',
+  });
+  await redeem.click();
+  await expect(armed).toHaveText('Armed failures: 1 (the next framed page fails to open).');
+  await expect(page.locator('#control-result')).toHaveText('Done: armed a failed handle');
+  await page.getByRole('button', { name: 'Arm', exact: true }).click();
+  await expect(armed).toHaveText(
+    'Armed failures: 2 (the next mint fails; the next framed page fails to open).',
+  );
+  expect(demo.sandbox?.control.pendingFaults()).toEqual({ api: 0, session: 1, redeem: 1 });
+  demo.sandbox?.control.reset();
+  await redeem.click();
+  await page.getByRole('button', { name: 'Remint now' }).click();
+  await expect(armed).toHaveText('Armed failures: none.');
+  await expect(element).toHaveAttribute('state', 'framed');
+  await expect(submitOf(page)).toBeVisible();
+  const remints = (await eventsOf(page)).filter((e) => e.type === 'form-embed-remint');
+  expect(remints.map((e) => e.detail.reason)).toEqual(['error']);
 });
