@@ -6,7 +6,8 @@ import fr from '@form-embed/element/locales/fr';
 import it from '@form-embed/element/locales/it';
 import nl from '@form-embed/element/locales/nl';
 import { type Catalogue, readSessionError } from '@form-embed/protocol/browser';
-import { byId, sayInvalid } from './dom.js';
+import { clearResultOnActions } from './control-result.js';
+import { byId, query, sayInvalid } from './dom.js';
 import { logEvents, showState } from './event-log.js';
 import { sandboxControls } from './sandbox-controls.js';
 
@@ -52,6 +53,7 @@ const showExpectation = () => {
     config.personas.find((p) => p.id === personaSelect.value)?.expect ?? '';
 };
 showExpectation();
+clearResultOnActions(query(document, '.panel'));
 const { showArmed, showLatency } = sandboxControls(current);
 
 /** Frames a new `<form-embed>` for `choice`: `form:<id>` or `core:<slug>`. */

@@ -8,9 +8,8 @@ import {
   SessionErrorCodes,
   UNKNOWN_CODE_STATUS,
 } from '@form-embed/protocol/browser';
+import { resultSayer } from './control-result.js';
 import { byId, sayInvalid } from './dom.js';
-
-const controlResult = byId<HTMLParagraphElement>('control-result');
 
 /** The longest latency the box takes: a minute, well past the middleware's 10 s timeoutMs. */
 const MAX_LATENCY_MS = 60_000;
@@ -56,10 +55,9 @@ function postControl(action: string, body: unknown = {}) {
 
 /** Posts `action`; the result line names it `done`, where its path would mislead (`fail`). */
 async function control(action: string, body: unknown = {}, done = action) {
+  const say = resultSayer();
   const answer = await postControl(action, body);
-  controlResult.textContent = answer.ok
-    ? `Done: ${done}`
-    : `The sandbox refused ${action} (${answer.status})`;
+  say(answer.ok ? `Done: ${done}` : `The sandbox refused ${action} (${answer.status})`);
 }
 
 /**
@@ -125,9 +123,9 @@ function latencyBox() {
   byId('latency-form').addEventListener('submit', (event) => {
     event.preventDefault();
     const ms = checkLatency();
+    // A refused value sends nothing: the line below the controls, cleared as Set was pressed, stays
+    // empty rather than tell of the last action as if of this one.
     if (ms !== undefined) return void control('latency', { ms });
-    // The line below the controls would still tell of the last action, as if of this one.
-    controlResult.textContent = '';
     latencyInput.focus();
   });
   // Once marked invalid, the box says as soon as what is typed is right again.
@@ -167,11 +165,11 @@ function controlActions(
       // Navigating the frame to its embedUrl again redeems the single-use handle a second time.
       const frame = current()?.shadowRoot?.querySelector('iframe');
       if (frame) frame.setAttribute('src', frame.src);
-      controlResult.textContent = frame ? 'Done: burn (the frame reloaded)' : 'No frame to reload.';
+      resultSayer()(frame ? 'Done: burn (the frame reloaded)' : 'No frame to reload.');
     },
     remint: () => {
       current()?.remint();
-      controlResult.textContent = current() ? 'Done: remint' : 'No form to remint.';
+      resultSayer()(current() ? 'Done: remint' : 'No form to remint.');
     },
     fail: async () => {
       const code = byId<HTMLSelectElement>('fail-code').value;

@@ -285,3 +285,35 @@ test('the second Arm makes the framed page fail to redeem its handle: the count 
   const remints = (await eventsOf(page)).filter((e) => e.type === 'form-embed-remint');
   expect(remints.map((e) => e.detail.reason)).toEqual(['error']);
 });
+
+test('the result line is cleared by the next action in the panel: another form, portal user, sign-out or language', async ({
+  page,
+  demo,
+}) => {
+  await page.goto(demo.url);
+  const element = page.locator('#embed-slot form-embed');
+  await expect(element).toHaveAttribute('state', 'framed');
+  const result = page.locator('#control-result');
+  const remint = page.getByRole('button', { name: 'Remint now' });
+  const actions = {
+    'a form picked': () => page.getByLabel('From the catalogue').selectOption('form:form_open'),
+    'a form typed': async () => {
+      await page.getByLabel('Or any form id or Core slug').fill('core:new-starter');
+      await page.getByLabel('Or any form id or Core slug').press('Enter');
+    },
+    'a portal user': () => page.getByLabel('Portal user').selectOption('alex'),
+    'Sign out': () => page.getByRole('button', { name: 'Sign out' }).click(),
+    'Sign in again': () => page.getByRole('button', { name: 'Sign in again' }).click(),
+    'a language': () => page.getByLabel('Messages of the element').selectOption('de'),
+  };
+  for (const [action, act] of Object.entries(actions)) {
+    await remint.click();
+    await expect(result).toHaveText('Done: remint');
+    await act();
+    await expect(result, `after ${action}`).toHaveText('');
+  }
+  // Another control replaces it.
+  await remint.click();
+  await page.getByRole('button', { name: 'Expire the session now' }).click();
+  await expect(result).toHaveText('Done: expire-sessions');
+});
