@@ -6,20 +6,32 @@ const eventTypes = [
   'form-embed-notice',
 ] as const;
 
-/** Appends every form-embed event reaching `target` to `list`, newest first. */
-export function logEvents(target: EventTarget, list: HTMLOListElement, label = ''): void {
+/**
+ * The form `element` embeds, as the console's Embed box takes it: a form id, or `core:` and a
+ * Core slug.
+ */
+const formOf = (element: Element) =>
+  element.getAttribute('form-id') ?? `core:${element.getAttribute('core-slug') ?? ''}`;
+
+/**
+ * Appends every form-embed event `element` fires to `list`, newest first, each tagged with the
+ * element's form: on the console, one log holds the events of every form embedded in turn.
+ */
+export function logEvents(element: Element, list: HTMLOListElement): void {
   for (const type of eventTypes) {
-    target.addEventListener(type, (event) => {
+    element.addEventListener(type, (event) => {
       const item = document.createElement('li');
       item.dataset.kind = type;
       const time = document.createElement('time');
       time.textContent = new Date().toLocaleTimeString();
+      const form = Object.assign(document.createElement('span'), { className: 'form' });
+      form.textContent = formOf(element);
       const name = document.createElement('b');
-      name.textContent = `${label}${type}`;
+      name.textContent = type;
       const detail = document.createElement('div');
       const { isTrusted: _, ...fields } = { ...event };
       detail.textContent = JSON.stringify(fields);
-      item.append(time, name, detail);
+      item.append(time, form, name, detail);
       list.prepend(item);
     });
   }

@@ -317,3 +317,25 @@ test('the result line is cleared by the next action in the panel: another form, 
   await page.getByRole('button', { name: 'Expire the session now' }).click();
   await expect(result).toHaveText('Done: expire-sessions');
 });
+
+test('each logged event names the form it came from, after several forms were embedded in turn', async ({
+  page,
+  demo,
+}) => {
+  await page.goto(demo.url);
+  const element = page.locator('#embed-slot form-embed');
+  await expect(element).toHaveAttribute('state', 'framed');
+  const first = await element.getAttribute('form-id');
+  const box = page.getByLabel('Or any form id or Core slug');
+  for (const typed of ['form_open', 'core:new-starter']) {
+    await box.fill(typed);
+    await box.press('Enter');
+    await expect(element).toHaveAttribute('state', 'framed');
+  }
+  // Newest first.
+  await expect(page.locator('#log li[data-kind=form-embed-session] .form')).toHaveText([
+    'core:new-starter',
+    'form_open',
+    `${first}`,
+  ]);
+});
