@@ -1,6 +1,6 @@
 // The console's sandbox controls: Expire, Burn, Remint, the two Arms (a mint, a framed page; with
-// how many failures are armed), the upstream latency box and Reset, each telling its result on
-// the line below them.
+// how many failures are armed), the upstream latency box, the sandbox clock, using up the mints
+// and Reset, each telling its result on the line below them.
 import type { FormEmbedElement } from '@form-embed/element';
 import {
   isKnownSessionErrorCode,
@@ -188,6 +188,16 @@ function controlActions(
       await control('fail', fault, 'armed a failed handle');
       await showArmed();
     },
+    'advance-clock': () => {
+      const seconds = Number(byId<HTMLSelectElement>('clock-seconds').value);
+      return control('advance-clock', { seconds }, `the sandbox clock moved ${seconds} s forward.`);
+    },
+    'exhaust-mints': () =>
+      control(
+        'exhaust-rate-limit',
+        { kind: 'mints' },
+        'mints used up. For a minute of the sandbox clock each mint answers rate_limited (429).',
+      ),
     reset: async () => {
       await control('reset');
       await showArmed();

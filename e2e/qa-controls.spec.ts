@@ -339,3 +339,28 @@ test('each logged event names the form it came from, after several forms were em
     `${first}`,
   ]);
 });
+
+test('the console uses up the organisation’s mints and moves the sandbox clock on, each saying what it did', async ({
+  page,
+  demo,
+}) => {
+  await page.goto(demo.url);
+  const element = page.locator('#embed-slot form-embed');
+  await expect(element).toHaveAttribute('state', 'framed');
+  const result = page.locator('#control-result');
+  await page.getByRole('button', { name: 'Use up the organisation’s mints' }).click();
+  await expect(result).toHaveText(
+    'Done: mints used up. For a minute of the sandbox clock each mint answers rate_limited (429).',
+  );
+  await page.getByRole('button', { name: 'Remint now' }).click();
+  await expect(page.locator('#session-info')).toHaveText('rate_limited (429) · retrying');
+  const mint = () =>
+    page.request.post(`${demo.url}/form-sessions/forms/form_open/session`, { data: {} });
+  expect((await mint()).status()).toBe(429);
+
+  await page.getByLabel('Move the sandbox clock forward').selectOption('60');
+  await page.getByRole('button', { name: 'Advance', exact: true }).click();
+  await expect(result).toHaveText('Done: the sandbox clock moved 60 s forward.');
+  // A minute on, the limit has its mints back.
+  expect((await mint()).status()).toBe(200);
+});

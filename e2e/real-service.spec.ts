@@ -74,6 +74,8 @@ test.describe('npm start against a real service (FORM_EMBED_BASE_URL, FORM_EMBED
         'Arm',
         'Arm: the framed page fails to open its handle',
         'Set',
+        'Advance',
+        'Use up the organisation’s mints',
         'Reset the sandbox',
       ]) {
         await expect(page.getByRole('button', { name: hidden, exact: true })).toBeHidden();
