@@ -97,6 +97,9 @@ export class FormEmbedElement extends FormEmbedStatus {
   #restart(fresh?: boolean) {
     // A detached element never mints, even when a remint listener is what detached it.
     if (!this.isConnected) return;
+    // Focus in the element (the frame, Dismiss, Try again), which the abort is about to remove,
+    // goes on to the next frame, its notice's Dismiss, or Try again.
+    if ((this.renderRoot as ShadowRoot).activeElement) this._holdFocus();
     this.#run?.abort();
     // A lapse is told on the next frame, however many mints it takes to get there.
     this.#lapsed &&= !fresh;
@@ -175,12 +178,7 @@ export class FormEmbedElement extends FormEmbedStatus {
       part: 'frame',
     });
     this.renderRoot.append(frame);
-    signal.addEventListener('abort', () => {
-      // Focus in the element (the frame, Dismiss) goes on to the next frame, its notice's
-      // Dismiss, or Try again.
-      if ((this.renderRoot as ShadowRoot).activeElement) this._holdFocus();
-      frame.remove();
-    });
+    signal.addEventListener('abort', () => frame.remove());
     listenToFrame(frame, embedOrigin, signal, (state) => {
       // This frame tells of a lapse and could not redeem its handle (`error` comes on load: its
       // form never showed), or the session lapsed: the next frame, whoever remints (this run, a
@@ -216,6 +214,8 @@ export class FormEmbedElement extends FormEmbedStatus {
   /** True, and counted, when one more automatic remint stays within the bound; else fails. */
   #mayRemint() {
     if (this.#remints()) return true;
+    // Focus in the frame about to go goes to Try again, as in #restart.
+    if ((this.renderRoot as ShadowRoot).activeElement) this._holdFocus();
     this.#run?.abort();
     this._setStatus('failed', 'storm', 'retry');
     this._handFocusOver();

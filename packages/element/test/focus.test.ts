@@ -119,6 +119,24 @@ describe('<form-embed> focus', () => {
     expect(focusedIn(element)).to.equal('button dismiss');
   });
 
+  for (const [how, start] of [
+    ['remint()', (element: FormEmbedElement) => element.remint()],
+    ['a new form-id', (element: FormEmbedElement) => element.setAttribute('form-id', 'f2')],
+  ] as const) {
+    it(`Try again that had focus when the page started afresh (${how}) hands it to the new frame`, async () => {
+      const { element, calls } = await mount();
+      calls[0]?.reject(failure('unknown'));
+      await settle(element);
+      statusOf(element).querySelector<HTMLButtonElement>('[part=retry]')?.focus();
+      start(element);
+      await settle(element);
+      expect(focusedIn(element)).to.equal('div status');
+      calls[1]?.resolve(session());
+      await settle(element);
+      expect(focusedIn(element)).to.equal('iframe frame');
+    });
+  }
+
   it('a failure without Try again takes no focus the user did not give the element', async () => {
     const { element, calls } = await mount();
     calls[0]?.reject(failure('form_not_found'));
