@@ -44,6 +44,14 @@ const WHAT_TO_DO = new Map([
 ]);
 
 /**
+ * What an operator does about a 429 on a read of the middleware's own (`GET /me`, the lists, a
+ * client): the key's reads limit, apart from the mints' (docs/contract.md#limits), is spent, and
+ * the mint limits have no part in it.
+ */
+const WHEN_READS_LIMITED =
+  ": the reads limit at the service is spent (the key's, which every instance's catalogue reads and any other program reading with the key count); raise catalogue.cacheTtlMs, lower limit.catalogue, or find what else reads with the key";
+
+/**
  * Turns the service's failed answers into the SessionErrors the browser gets. A code of the
  * contract's table keeps the table's status and retryable (docs/contract.md#session-errors); a
  * refusal the service added after this release keeps its own, so that a new transient failure is
@@ -155,7 +163,9 @@ export class UpstreamErrors {
         );
         return sessionError('invalid_api_key', sessionErrorMessages.invalid_api_key);
       case 429:
-        this.#logger.warn(`the service answered 429 on ${route}${WHAT_TO_DO.get('rate_limited')}`);
+        this.#logger.warn(
+          `the service answered 429 on ${route}${isFormSessionRoute(route) ? WHAT_TO_DO.get('rate_limited') : WHEN_READS_LIMITED}`,
+        );
         return sessionError(
           'rate_limited',
           sessionErrorMessages.rate_limited,

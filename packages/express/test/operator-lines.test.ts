@@ -56,6 +56,25 @@ describe('the lines an operator acts on say what happened and what to do', () =>
     assert.match(lines[0] ?? '', /^warn the service answered rate_limited .*lower limit\.mints/);
   });
 
+  test("the reads limit at the service spent is a warning naming the catalogue's settings, not the mint limits", async () => {
+    await using portal = await mountMiddleware(watch, {
+      apiKey: sandbox.apiKey,
+      baseUrl: sandbox.baseUrl,
+    });
+    assert.equal((await portal.mint(microsoftForm, { session: 'adele' })).status, 200);
+    const lines = await linesOf(async () => {
+      sandbox.control.exhaustRateLimit('reads');
+      const catalogue = await portal.request('/forms', { session: 'adele' });
+      assert.equal(catalogue.status, 429);
+    });
+    assert.ok(lines.length > 0, 'no line');
+    for (const line of lines) {
+      assert.match(line, /^warn the service answered 429 on \w+: the reads limit at the service/);
+      assert.match(line, /catalogue\.cacheTtlMs/);
+      assert.doesNotMatch(line, /limit\.mints/);
+    }
+  });
+
   test('a new forms domain is a warning, once, naming the old and new origins and the CSP', async () => {
     await using portal = await mountMiddleware(watch, {
       apiKey: sandbox.apiKey,
