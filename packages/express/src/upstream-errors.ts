@@ -84,11 +84,21 @@ export class UpstreamErrors {
 
   /** An answer that is not what the contract documents (not JSON, too large, fields missing). */
   badShape(route: Route, answer: UpstreamAnswer): SessionErrorResponse {
-    this.#logger.error(
-      answer.body === tooLarge
-        ? `the service's answer to ${answer.request} (paths.${route}, status ${answer.status}) was longer than maxUpstreamBodyBytes and was cut off`
-        : `the service's answer to ${answer.request} (paths.${route}, status ${answer.status}) is not in the documented shape; check baseUrl (without /api/v1) and paths.${route}`,
-    );
+    if (answer.body === tooLarge) {
+      this.#logger.error(
+        `the service's answer to ${answer.request} (paths.${route}, status ${answer.status}) was longer than maxUpstreamBodyBytes and was cut off`,
+      );
+    } else if (answer.status >= 500) {
+      // An error page of the service or of a gateway in front of it: the service failed, as a
+      // 502 does, and nothing in the portal's settings would change it.
+      this.#logger.warn(
+        `the service failed (status ${answer.status}) on ${route}, answering no SessionError (an error page of the service or of a gateway in front of it): the browser retries; if it lasts, check the service's status`,
+      );
+    } else {
+      this.#logger.error(
+        `the service's answer to ${answer.request} (paths.${route}, status ${answer.status}) is not in the documented shape; check baseUrl (without /api/v1) and paths.${route}`,
+      );
+    }
     return sessionError(
       'internal_error',
       `The service's answer (status ${answer.status}) was not in the documented shape.`,

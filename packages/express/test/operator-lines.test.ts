@@ -75,6 +75,23 @@ describe('the lines an operator acts on say what happened and what to do', () =>
     }
   });
 
+  test("the service's 500 error page is a warning that the service failed, not a hint to change baseUrl or paths", async () => {
+    await using portal = await mountMiddleware(watch, {
+      apiKey: sandbox.apiKey,
+      baseUrl: sandbox.baseUrl,
+    });
+    assert.equal((await portal.mint(microsoftForm, { session: 'adele' })).status, 200);
+    const lines = await linesOf(async () => {
+      sandbox.control.fail({ kind: 'notJson', status: 500, scope: 'session', count: 3 });
+      for (let i = 0; i < 3; i += 1) {
+        assert.equal((await portal.mint(microsoftForm, { session: 'adele' })).status, 500);
+      }
+    });
+    assert.equal(lines.length, 1, lines.join('\n'));
+    assert.match(lines[0] ?? '', /^warn the service failed \(status 500\) on formSession/);
+    assert.doesNotMatch(lines[0] ?? '', /check baseUrl/);
+  });
+
   test('a new forms domain is a warning, once, naming the old and new origins and the CSP', async () => {
     await using portal = await mountMiddleware(watch, {
       apiKey: sandbox.apiKey,
