@@ -3,6 +3,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { isAllowedOrigin } from './allowed-origins-cors.js';
 import type { Logger } from './logger.js';
 import { countMintRefusedEarly } from './mint-metrics.js';
+import { REPEAT_WINDOW_MS } from './repeated-lines.js';
 import { sessionError } from './session-error-response.js';
 import { trustsSender } from './trusted-sender.js';
 
@@ -27,17 +28,23 @@ export function crossSiteGuard(
   };
 }
 
-/** How many distinct refused origins are logged; past that, refusals are only answered. */
+/** How many distinct refused origins are logged in a minute; past that, refusals are only answered. */
 const LOGGED_FOREIGN_ORIGINS = 10;
 
 /**
- * Logs a refused origin once: behind a proxy that Express's `trust proxy` does not know, the
- * portal's own pages look foreign (https against http, or another host), and every mint is
- * refused as `forbidden` with nothing in the log. A flood of origins logs ten lines at most.
+ * Logs a refused origin once a minute (REPEAT_WINDOW_MS): behind a proxy that Express's `trust
+ * proxy` does not know, the portal's own pages look foreign (https against http, or another
+ * host), and every mint is refused as `forbidden` with nothing else in the log. A flood of
+ * origins logs ten lines a minute at most, and never silences a later misconfiguration for good.
  */
 function foreignOriginWarnings(logger: Logger): (origin: string, own: string) => void {
   const told = new Set<string>();
+  let windowStart = Date.now();
   return (origin, own) => {
+    if (Date.now() - windowStart >= REPEAT_WINDOW_MS) {
+      told.clear();
+      windowStart = Date.now();
+    }
     const pair = `${origin} ${own}`;
     if (told.has(pair) || told.size >= LOGGED_FOREIGN_ORIGINS) return;
     told.add(pair);

@@ -3,6 +3,7 @@ import { connect } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { SessionErrorBodySchema } from '@form-embed/protocol';
 import { type Sandbox, startSandbox } from '@form-embed/sandbox';
+import FakeTimers from '@sinonjs/fake-timers';
 import cors from 'cors';
 import {
   type Answer,
@@ -304,6 +305,35 @@ describe('Origin and Sec-Fetch-Site, as written', () => {
       told,
       Array.from({ length: 10 }, (_, i) => `refused a request from https://flood-${i}.example`),
     );
+  });
+
+  test("the ten are a minute's: a flood does not silence for good the line a later proxy misconfiguration needs", async () => {
+    const clock = FakeTimers.install({ toFake: ['Date'] });
+    try {
+      await using flooded = await mountMiddleware(watch, {
+        apiKey: sandbox.apiKey,
+        baseUrl: sandbox.baseUrl,
+      });
+      const logsBefore = watch.logLines.length;
+      await withoutUpstream(flooded, async () => {
+        for (let i = 0; i < 12; i++) {
+          const headers = { origin: `https://flood-${i}.example` };
+          assertRefused(await flooded.mint(openForm, { headers }), 'forbidden', 403);
+        }
+        clock.tick(60_000);
+        // The portal's own page, seen as foreign behind a proxy that trust proxy does not know.
+        const headers = { origin: 'https://portal.example' };
+        assertRefused(await flooded.mint(openForm, { headers }), 'forbidden', 403);
+      });
+      const told = watch.logLines
+        .slice(logsBefore)
+        .filter((line) => line.message.startsWith('refused a request from'))
+        .map((line) => line.message.split(':', 3).slice(0, 2).join(':'));
+      assert.equal(told.length, 11);
+      assert.equal(told.at(-1), 'refused a request from https://portal.example');
+    } finally {
+      clock.uninstall();
+    }
   });
 });
 
