@@ -38,6 +38,10 @@ const WHAT_TO_DO = new Map([
     ': the key is revoked, expired or mistyped; give apiKey a valid key of the organisation',
   ],
   [
+    'microsoft_connection_failed',
+    ": the organisation's Microsoft connection is not working (not configured, consent lapsed or token refused), and every microsoft and Core form fails until an administrator of the organisation reconnects it at the service",
+  ],
+  [
     'rate_limited',
     ": the organisation's own limit at the service is spent (every user's and instance's mints count); lower limit.mints or limit.signedOutMints, or ask the service for more",
   ],

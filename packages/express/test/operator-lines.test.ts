@@ -43,6 +43,22 @@ describe('the lines an operator acts on say what happened and what to do', () =>
     ]);
   });
 
+  test("the organisation's Microsoft connection broken is a warning saying an administrator reconnects it", async () => {
+    await using portal = await mountMiddleware(watch, {
+      apiKey: sandbox.apiKey,
+      baseUrl: sandbox.baseUrl,
+    });
+    const lines = await linesOf(async () => {
+      sandbox.control.setMicrosoftConnection({ state: 'broken' });
+      assert.equal((await portal.mint(microsoftForm, { session: 'adele' })).status, 500);
+    });
+    assert.equal(lines.length, 1, lines.join('\n'));
+    assert.match(
+      lines[0] ?? '',
+      /^warn the service answered microsoft_connection_failed \(status 500\) on formSession: .*an administrator of the organisation reconnects it at the service/,
+    );
+  });
+
   test("the organisation's limit at the service spent is a warning naming the limits to lower", async () => {
     await using portal = await mountMiddleware(watch, {
       apiKey: sandbox.apiKey,
