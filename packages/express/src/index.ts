@@ -1,10 +1,14 @@
+export type { FormTarget } from '@form-embed/protocol';
 export type { EmbedOriginPair } from './embed-origins.js';
 export { type FormEmbedSessionsRouter, formEmbedSessions } from './form-embed-sessions.js';
 export type { Logger } from './logger.js';
 export type {
   CatalogueOptions,
   FormEmbedSessionsOptions,
+  InMemoryLimits,
+  LimitCounts,
   LimitOptions,
   ResolvedUser,
+  SharedLimits,
   UpstreamPaths,
 } from './options.js';

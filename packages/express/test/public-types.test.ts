@@ -1,0 +1,56 @@
+// The package's public surface as a partner's editor meets it: every type an option or the
+// Router's signature is built from can be imported by name from `@form-embed/express`. The type
+// checks are the root `tsc` (npm run typecheck); the test itself checks the one value.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type {
+  CatalogueOptions,
+  EmbedOriginPair,
+  FormEmbedSessionsOptions,
+  FormEmbedSessionsRouter,
+  FormTarget,
+  InMemoryLimits,
+  LimitCounts,
+  LimitOptions,
+  Logger,
+  ResolvedUser,
+  SharedLimits,
+  UpstreamPaths,
+} from '@form-embed/express';
+import * as api from '@form-embed/express';
+import { MemoryStore } from 'express-rate-limit';
+
+test('formEmbedSessions is the only value the package exports', () => {
+  assert.deepEqual(Object.keys(api), ['formEmbedSessions']);
+});
+
+test('the parts of limit (LimitCounts, InMemoryLimits, SharedLimits) are importable by name', () => {
+  const counts: LimitCounts = { mints: 5, windowMs: 30_000 };
+  const inMemory: InMemoryLimits = { prefix: 'portal:' };
+  const shared: SharedLimits = { store: new MemoryStore(), prefix: 'portal:' };
+  // @ts-expect-error: a store without its prefix is refused by the types, as by the options.
+  const unprefixed: SharedLimits = { store: new MemoryStore() };
+  const limits: LimitOptions[] = [
+    { ...counts, ...inMemory },
+    { ...counts, ...shared },
+  ];
+  assert.equal(limits.length, 2);
+  assert.ok(unprefixed);
+});
+
+test("authorize's target (FormTarget) is importable by name, as the element exports it", () => {
+  const onlyCoreForms = (_req: unknown, target: FormTarget) => target.kind === 'coreForm';
+  const options: Pick<FormEmbedSessionsOptions, 'authorize'> = { authorize: onlyCoreForms };
+  assert.equal(typeof options.authorize, 'function');
+});
+
+test('the other exported types name what the README says they do', () => {
+  const catalogue: CatalogueOptions = { anonymous: true };
+  const paths: Partial<UpstreamPaths> = { me: '/api/v1/me' };
+  const user: ResolvedUser = { clientId: 'client' };
+  const logger: Logger = console;
+  const origins: (router: FormEmbedSessionsRouter) => Promise<EmbedOriginPair | undefined> = (
+    router,
+  ) => router.embedOrigins();
+  assert.ok(catalogue && paths && user && logger && origins);
+});
