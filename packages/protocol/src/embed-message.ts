@@ -1,9 +1,15 @@
 /** The message a framed form page posts to its parent (docs/contract.md#embedded-form-message). */
 export const EMBED_MESSAGE_TYPE = 'service:form-session';
 
+/** The states a framed page reports, by name: `EmbedSessionState.EXPIRED` is `'expired'`. */
 export const EmbedSessionState = { ERROR: 'error', EXPIRED: 'expired' } as const;
+/**
+ * What the framed page reports: `error` (the handle could not be redeemed) or `expired` (the
+ * signed-in session lapsed). Either asks the embedding page to mint a fresh session.
+ */
 export type EmbedSessionState = (typeof EmbedSessionState)[keyof typeof EmbedSessionState];
 
+/** `{type: 'service:form-session', state}`, what a framed page posts (see `isEmbedMessage`). */
 export interface EmbedMessage {
   type: typeof EMBED_MESSAGE_TYPE;
   state: EmbedSessionState;

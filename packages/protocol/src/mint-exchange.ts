@@ -45,6 +45,7 @@ export type CatalogueEntry =
     }
   | { kind: 'coreForm'; slug: string; name: string };
 
+/** The 200 answer of `GET {endpoint}/forms`: designer forms first, then Core forms. */
 export interface Catalogue {
   forms: CatalogueEntry[];
 }

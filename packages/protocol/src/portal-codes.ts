@@ -8,8 +8,10 @@ export const PortalErrorCodes = {
   sign_in_required: { status: 401, retryable: false },
 } as const satisfies Record<string, { status: number; retryable: boolean }>;
 
+/** A code of `PortalErrorCodes`: `sign_in_required`. */
 export type PortalErrorCode = keyof typeof PortalErrorCodes;
 
+/** True for a code of `PortalErrorCodes` (the middleware's own), false for anything else. */
 export function isPortalErrorCode(code: unknown): code is PortalErrorCode {
   return typeof code === 'string' && Object.hasOwn(PortalErrorCodes, code);
 }

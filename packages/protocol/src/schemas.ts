@@ -35,14 +35,17 @@ const ServiceEmbedOriginSchema = z.string().transform((value, context) => {
   return origin;
 });
 
+/** The Organisation of `GET /api/v1/me`, its embed origins brought to canonical form. */
 export const OrganisationSchema = z.object({
   organisationId: z.string().optional(),
   displayName: z.string().optional(),
   formsOrigin: ServiceEmbedOriginSchema.optional(),
   coreFormsOrigin: ServiceEmbedOriginSchema.optional(),
 });
+/** The Organisation of `GET /api/v1/me` (docs/contract.md#organisation-and-embed-origins). */
 export type Organisation = z.infer<typeof OrganisationSchema>;
 
+/** A Client's `environment`: the contract's four values, closed. */
 export const ClientEnvironmentSchema = z.enum([
   'cloudOnly',
   'onPremOnly',
@@ -50,6 +53,7 @@ export const ClientEnvironmentSchema = z.enum([
   'cloudAndOnPremSynced',
 ]);
 
+/** A Client of the organisation: its Microsoft tenant, Google Workspace domains, integrations. */
 export const ClientSchema = z.object({
   id: z.string(),
   name: z.string(),
@@ -60,6 +64,7 @@ export const ClientSchema = z.object({
   integrationMappingIds: z.record(z.string(), z.string()),
   createdAt: dateTime,
 });
+/** A Client of the organisation, as `GET /api/v1/clients` lists it. */
 export type Client = z.infer<typeof ClientSchema>;
 
 /** A page of `GET /api/v1/clients`; the envelope is ours (docs/contract.md#paths-we-chose). */
@@ -69,7 +74,9 @@ export const ClientPageSchema = z.object({
   hasMore: z.boolean(),
 });
 
+/** A designer form's `authType`: the contract's five, closed (unlike `OpenAuthTypeSchema`). */
 export const AuthTypeSchema = z.enum(['none', 'password', 'microsoft', 'google', 'internal']);
+/** A designer form's `authType`: `none`, `password`, `microsoft`, `google` or `internal`. */
 export type AuthType = z.infer<typeof AuthTypeSchema>;
 
 /**
@@ -84,6 +91,7 @@ const OpenValueSchema = z.string().regex(CONTRACT_VALUE_FORM);
  */
 export const OpenAuthTypeSchema = OpenValueSchema;
 
+/** A designer Form, as `GET /api/v1/forms` lists it. */
 export const FormSchema = z.object({
   id: z.string(),
   name: z.string(),
@@ -94,22 +102,31 @@ export const FormSchema = z.object({
   listedOnHomepage: z.boolean(),
   updatedAt: dateTime,
 });
+/** A designer Form (docs/contract.md#designer-forms). */
 export type Form = z.infer<typeof FormSchema>;
 
 /** The answer of `GET /api/v1/forms`. */
 export const FormListSchema = z.object({ forms: z.array(FormSchema) });
 
+/** A Core form's `availability`: the contract's four values, closed. */
 export const AvailabilitySchema = z.enum(['disabled', 'internal', 'public', 'both']);
+/** A Core form's `availability`: `disabled`, `internal`, `public` or `both`. */
 export type Availability = z.infer<typeof AvailabilitySchema>;
 
+/**
+ * An item of a Core form's `clientOverrides`: one client's tenant, whether the form is enabled
+ * for it, and its availability there (`null`: the form's own).
+ */
 export const CoreFormClientOverrideSchema = z.object({
   tenantId: z.string(),
   tenantName: z.string(),
   enabled: z.boolean(),
   availability: z.string().nullable(),
 });
+/** An item of a Core form's `clientOverrides` (see `isWithdrawnForTenant`). */
 export type CoreFormClientOverride = z.infer<typeof CoreFormClientOverrideSchema>;
 
+/** A Core form, as the Core forms list holds it. */
 export const CoreFormSchema = z.object({
   slug: z.string(),
   name: z.string(),
@@ -123,21 +140,27 @@ export const CoreFormSchema = z.object({
   publicUrl: z.url().optional(),
   clientOverrides: z.array(CoreFormClientOverrideSchema),
 });
+/** A Core form (docs/contract.md#core-forms). */
 export type CoreForm = z.infer<typeof CoreFormSchema>;
 
 /** The answer of the Core forms list (docs/contract.md#paths-we-chose). */
 export const CoreFormListSchema = z.object({ forms: z.array(CoreFormSchema) });
 
+/** The FormSessionRequest's `user`: each field optional, as the form's authType needs. */
 export const FormSessionUserSchema = z.object({
   microsoftTenantId: z.string().optional(),
   clientId: z.string().optional(),
   userIdentifier: z.string().optional(),
 });
+/** The FormSessionRequest's `user`: `{microsoftTenantId?, clientId?, userIdentifier?}`. */
 export type FormSessionUser = z.infer<typeof FormSessionUserSchema>;
 
+/** The body of a form-session request: `{user?}`. */
 export const FormSessionRequestSchema = z.object({ user: FormSessionUserSchema.optional() });
+/** The body of a form-session request (docs/contract.md#form-sessions). */
 export type FormSessionRequest = z.infer<typeof FormSessionRequestSchema>;
 
+/** A FormSession's `provider`: the contract's four values, closed (unlike `OpenProviderSchema`). */
 export const ProviderSchema = z.enum(['microsoft', 'google', 'portal', 'none']);
 
 /**
@@ -146,12 +169,14 @@ export const ProviderSchema = z.enum(['microsoft', 'google', 'portal', 'none']);
  */
 export const OpenProviderSchema = OpenValueSchema;
 
+/** The service's 200 answer of a form-session request: `{embedUrl, provider, expiresIn, ...}`. */
 export const FormSessionSchema = z.object({
   embedUrl: z.url(),
   provider: ProviderSchema,
   expiresIn: z.int().min(0),
   formSessionHandle: z.string().optional(),
 });
+/** A FormSession (docs/contract.md#form-sessions). */
 export type FormSession = z.infer<typeof FormSessionSchema>;
 
 /** `{error: {code, message, retryable}}`. `code` is any string: new codes appear between releases. */
@@ -162,6 +187,7 @@ export const SessionErrorBodySchema = z.object({
 /** The plain error shape of every other endpoint: `{error: string}`. */
 export const PlainErrorBodySchema = z.object({ error: z.string() });
 
+/** The embedded form message, exactly `{type: 'service:form-session', state}`, as zod reads it. */
 export const EmbedMessageSchema = z.strictObject({
   type: z.literal(EMBED_MESSAGE_TYPE),
   state: z.enum(['error', 'expired']),

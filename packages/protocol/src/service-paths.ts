@@ -27,6 +27,7 @@ export const defaultServicePaths = {
   openapi: '/api/v1/openapi.json',
 } as const;
 
+/** A path for each endpoint of `defaultServicePaths`, relative to the service's base URL. */
 export type ServicePaths = { [K in keyof typeof defaultServicePaths]: string };
 
 /**

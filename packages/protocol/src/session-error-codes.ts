@@ -34,13 +34,16 @@ export const SessionErrorCodes = {
  */
 export const UNKNOWN_CODE_STATUS = 400;
 
+/** A code of the SessionError table (`SessionErrorCodes`) this release knows. */
 export type KnownSessionErrorCode = keyof typeof SessionErrorCodes;
 
 /** A code from the table, or a newer one this release does not know yet. */
 export type SessionErrorCode = KnownSessionErrorCode | (string & {});
 
+/** Every code of `SessionErrorCodes`, in the table's order. */
 export const knownSessionErrorCodes = Object.keys(SessionErrorCodes) as KnownSessionErrorCode[];
 
+/** True for a code of `SessionErrorCodes`; false for a newer code, a portal code or no string. */
 export function isKnownSessionErrorCode(code: unknown): code is KnownSessionErrorCode {
   return typeof code === 'string' && Object.hasOwn(SessionErrorCodes, code);
 }

@@ -9,6 +9,7 @@ export interface SessionErrorDetail {
   retryable: boolean;
 }
 
+/** A SessionError answer, `{error: {code, message, retryable}}`, from the service or middleware. */
 export interface SessionErrorBody {
   error: SessionErrorDetail;
 }
