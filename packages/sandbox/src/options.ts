@@ -56,7 +56,39 @@ export const defaultLimits: Required<SandboxLimits> = {
   reads: { perMinute: 600, burst: 200 },
 };
 
+/** Every option's name, so that one the sandbox does not know (a typo) is refused, not ignored. */
+const optionNames: Record<keyof SandboxOptions, true> = {
+  port: true,
+  formsPort: true,
+  coreFormsPort: true,
+  handleTtlSeconds: true,
+  sessionTtlSeconds: true,
+  latencyMs: true,
+  limits: true,
+  controlApi: true,
+  controlOrigins: true,
+};
+const limitNames: Record<keyof SandboxLimits, true> = { mints: true, reads: true };
+const rateLimitNames: Record<keyof RateLimit, true> = { perMinute: true, burst: true };
+
+/** The first option of `options` the sandbox does not know, by its path (`limits.mint`). */
+function unknownOption(options: SandboxOptions): string | undefined {
+  const first = (value: unknown, names: object, path: string) => {
+    if (typeof value !== 'object' || value === null) return undefined;
+    const key = Object.keys(value).find((name) => !Object.hasOwn(names, name));
+    return key === undefined ? undefined : `${path}${key}`;
+  };
+  return (
+    first(options, optionNames, '') ??
+    first(options.limits, limitNames, 'limits.') ??
+    first(options.limits?.mints, rateLimitNames, 'limits.mints.') ??
+    first(options.limits?.reads, rateLimitNames, 'limits.reads.')
+  );
+}
+
 export function parseOptions(options: SandboxOptions = {}): SandboxConfig {
+  const unknown = unknownOption(options);
+  if (unknown !== undefined) throw new TypeError(`startSandbox: unknown option ${unknown}`);
   const config: SandboxConfig = {
     port: options.port ?? 0,
     formsPort: options.formsPort ?? 0,
