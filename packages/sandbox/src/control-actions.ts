@@ -29,6 +29,7 @@ export interface ControlStats {
 /** Methods with no action of their own: `stats` answers the last three; the first needs none. */
 type InProcessOnly = 'embedOrigins' | 'pendingFaults' | 'storeStats' | 'latencyMs';
 
+/** The `sandbox.control` methods the HTTP control API (and `controlClient`) offers. */
 export type ControlActionName = Exclude<keyof SandboxControl, InProcessOnly>;
 
 type ControlActionTable = {

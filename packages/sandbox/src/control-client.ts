@@ -25,6 +25,7 @@ export type ControlClient = {
   ) => Promise<Awaited<ReturnType<Actions[M]['run']>>>;
 };
 
+/** Options of `controlClient(baseUrl, options)`. */
 export interface ControlClientOptions {
   /** Defaults to the global `fetch`. */
   fetch?: typeof fetch;

@@ -9,6 +9,7 @@ import { checkFaultSpec } from './fault-spec-schema.js';
  */
 export type FaultScope = 'api' | 'session' | 'redeem';
 
+/** How a faulted request fails: `error`, `delay`, `reset`, `notJson` or `foreignEmbedUrl`. */
 export type Fault =
   | {
       /** Answer with an error: a SessionError on the form-session endpoints, `{error}` elsewhere. */
@@ -38,6 +39,7 @@ export type Fault =
    */
   | { kind: 'foreignEmbedUrl'; origin?: string };
 
+/** What `control.fail(spec)` takes: a `Fault`, how many requests it hits and which. */
 export type FaultSpec = Fault & {
   /** How many requests fail. Defaults to `1`. */
   count?: number;

@@ -19,8 +19,10 @@ export const fixtureKeys = {
   expired: 'fe_test_expired_Xk2Hs7NdQ4wR',
 } as const;
 
+/** The name of a fixture API key: `primary`, `otherOrg`, `revoked` or `expired`. */
 export type FixtureKeyName = keyof typeof fixtureKeys;
 
+/** The prefix every sandbox API key starts with, `fe_test_`. */
 export const API_KEY_PREFIX = 'fe_test_';
 
 export interface ApiKeyRecord {

@@ -1,6 +1,7 @@
 /** The options of `startSandbox`, and their parsing into an all-required configuration. */
 import { canonicalOrigin } from '@form-embed/protocol';
 
+/** A per-key limit: a token bucket refilled at `perMinute`, holding at most `burst`. */
 export interface RateLimit {
   /** Sustained rate per key: a finite number > 0. */
   perMinute: number;
@@ -8,6 +9,7 @@ export interface RateLimit {
   burst: number;
 }
 
+/** The per-key limits, `limits` of `startSandbox(options)`. */
 export interface SandboxLimits {
   /** Form-session mints per key. Defaults to 120 a minute, bursts to 120 (docs/contract.md#limits). */
   mints?: RateLimit;
@@ -15,6 +17,7 @@ export interface SandboxLimits {
   reads?: RateLimit;
 }
 
+/** Options of `startSandbox(options)`, each optional. */
 export interface SandboxOptions {
   /** Port of the API (`baseUrl`). Defaults to `0`, an ephemeral port. */
   port?: number;

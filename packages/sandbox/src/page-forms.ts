@@ -5,6 +5,7 @@ import { coreFormPath, designerFormPath } from './resources.js';
 import type { SandboxState } from './sandbox-state.js';
 import type { FormSessionRecord } from './session-store.js';
 
+/** An embed origin by the forms it serves: `forms` (designer) or `coreForms`. */
 export type EmbedOriginKind = 'forms' | 'coreForms';
 
 export interface PageForm {

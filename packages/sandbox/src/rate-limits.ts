@@ -1,5 +1,6 @@
 import type { RateLimit, SandboxLimits } from './options.js';
 
+/** A per-key limit of the API: `mints` (the form-session endpoints) or `reads` (every GET). */
 export type LimitKind = 'mints' | 'reads';
 
 export interface LimitDecision {

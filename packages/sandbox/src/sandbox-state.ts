@@ -5,6 +5,7 @@ import { RateLimits } from './rate-limits.js';
 import { SandboxClock } from './sandbox-clock.js';
 import { SessionStore } from './session-store.js';
 
+/** The organisation's embed origins, `formsOrigin` and `coreFormsOrigin`, as `GET /me` has them. */
 export interface EmbedOrigins {
   formsOrigin: string;
   coreFormsOrigin: string;

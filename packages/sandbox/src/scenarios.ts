@@ -13,6 +13,10 @@ import {
 import type { SandboxControl } from './control.js';
 import { type FixtureKeyName, fixtureIds } from './fixtures.js';
 
+/**
+ * How to make the sandbox answer one code: the form, user and key to mint with, and any `setup`
+ * of the sandbox first; `status` and `retryable` are the contract's for `code`.
+ */
 export interface Scenario {
   code: SessionErrorCode;
   status: number;
@@ -172,4 +176,5 @@ function withTableFacts(recipe: Recipe): Scenario {
   return { ...recipe, status: row.status ?? UNKNOWN_CODE_STATUS, retryable: row.retryable };
 }
 
+/** One `Scenario` per SessionError code, and one for a code the protocol does not know yet. */
 export const scenarios: readonly Scenario[] = recipes.map(withTableFacts);

@@ -20,6 +20,7 @@ declare global {
   }
 }
 
+/** A running sandbox, as `startSandbox()` resolves it. */
 export interface Sandbox {
   /** The API's base URL, e.g. `http://127.0.0.1:41234`. */
   baseUrl: string;
@@ -29,6 +30,7 @@ export interface Sandbox {
   coreFormsOrigin: string;
   /** The primary organisation's API key (`fixtureKeys.primary`). */
   apiKey: string;
+  /** Puts the sandbox in a state (faults, limits, the clock, ...), in process. */
   control: SandboxControl;
   /** Stops every listener and drops open connections. */
   close(): Promise<void>;
