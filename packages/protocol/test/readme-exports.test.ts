@@ -4,22 +4,11 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
+import { exportedNames } from '../../../scripts/exported-names.mjs';
 
 const read = (path: string) => readFileSync(new URL(path, import.meta.url), 'utf8');
 
-/** The names an entry's `export {…}` lists hold, values and types alike (`type X` as `X`). */
-function exportedNames(source: string): Set<string> {
-  const names = new Set<string>();
-  for (const [, list] of source.matchAll(/export (?:type )?\{([^}]*)\}/g)) {
-    for (const item of (list as string).split(',')) {
-      const name = item.trim().replace(/^type\s+/, '');
-      if (name) names.add(name);
-    }
-  }
-  return names;
-}
-
-const browser = exportedNames(read('../src/browser.ts'));
+const browser = new Set(exportedNames(read('../src/browser.ts')));
 const index = read('../src/index.ts');
 assert.match(index, /export \* from '\.\/browser\.js';/);
 const server = new Set([...browser, ...exportedNames(index)]);

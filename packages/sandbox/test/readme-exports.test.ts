@@ -3,24 +3,12 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
+import { exportedNames, namesInCode } from '../../../scripts/exported-names.mjs';
 
 const read = (path: string) => readFileSync(new URL(path, import.meta.url), 'utf8');
 
-/** The names an entry's `export {…}` lists hold, values and types alike (`type X` as `X`). */
-function exportedNames(source: string): string[] {
-  const names: string[] = [];
-  for (const [, list] of source.matchAll(/export (?:type )?\{([^}]*)\}/g)) {
-    for (const item of (list as string).split(',')) {
-      const name = item.trim().replace(/^type\s+/, '');
-      if (name) names.push(name);
-    }
-  }
-  return names;
-}
-
 test('the README names every export of @form-embed/sandbox and of its control-client entry', () => {
-  const readme = read('../README.md');
-  const named = new Set([...readme.matchAll(/`(\w+)`/g)].map((match) => match[1]));
+  const named = namesInCode(read('../README.md'));
   const exported = [
     ...exportedNames(read('../src/index.ts')),
     ...exportedNames(read('../src/control-client.ts')),

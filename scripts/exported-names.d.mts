@@ -1,0 +1,2 @@
+export declare function exportedNames(source: string): string[];
+export declare function namesInCode(markdown: string): Set<string>;
