@@ -19,8 +19,6 @@ export {
   type FormEmbedState,
 } from './form-embed-element.js';
 export {
-  FAILURE_GROUPS,
-  failureKey,
   type MessageKey,
   type MessageOverrides,
   type Messages,

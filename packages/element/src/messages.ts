@@ -23,7 +23,9 @@ export const messages = {
   unknown: 'Something went wrong.',
 };
 
+/** A key of `messages`: a state's sentence, a button's label, or a group of failure codes. */
 export type MessageKey = keyof typeof messages;
+/** A whole set of messages, every `MessageKey` worded: what a locale pack is. */
 export type Messages = Record<MessageKey, string>;
 
 /** A page's messages: any of the keys, and a key per SessionError code it wants worded apart. */
