@@ -2,6 +2,7 @@
 // Router's signature is built from can be imported by name from `@form-embed/express`. The type
 // checks are the root `tsc` (npm run typecheck); the test itself checks the one value.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import type {
   CatalogueOptions,
@@ -19,6 +20,7 @@ import type {
 } from '@form-embed/express';
 import * as api from '@form-embed/express';
 import { MemoryStore } from 'express-rate-limit';
+import { exportedNames, namesInCode } from '../../../scripts/exported-names.mjs';
 
 test('formEmbedSessions is the only value the package exports', () => {
   assert.deepEqual(Object.keys(api), ['formEmbedSessions']);
@@ -53,4 +55,15 @@ test('the other exported types name what the README says they do', () => {
     router,
   ) => router.embedOrigins();
   assert.ok(catalogue && paths && user && logger && origins);
+});
+
+test('the README names every export', () => {
+  const read = (path: string) => readFileSync(new URL(path, import.meta.url), 'utf8');
+  const named = namesInCode(read('../README.md'));
+  const exported = exportedNames(read('../src/index.ts'));
+  assert.ok(exported.includes('formEmbedSessions'));
+  assert.deepEqual(
+    exported.filter((name) => !named.has(name)),
+    [],
+  );
 });
