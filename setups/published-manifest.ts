@@ -1,4 +1,4 @@
-import { access, readFile } from 'node:fs/promises';
+import { access, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /** What a package's manifest must say for a partner's `npm install` (docs in the root README). */
@@ -22,7 +22,8 @@ interface Manifest {
  * a LICENSE, README and CHANGELOG in it; license, engines, repository with its directory,
  * homepage, bugs, keywords and files; side effects only in the element's defining entries;
  * express a peer for Express 4 and 5; the other packages of the fixed group depended on at this
- * package's own version, as they are released together. Empty when it has none.
+ * package's own version, as they are released together; nothing in dist that no source in src
+ * builds. Empty when it has none.
  */
 export async function manifestProblems(dir: string): Promise<string[]> {
   const manifest = JSON.parse(await readFile(join(dir, 'package.json'), 'utf8')) as Manifest;
@@ -51,6 +52,15 @@ export async function manifestProblems(dir: string): Promise<string[]> {
     const express = manifest.peerDependencies?.express;
     expect(express === '^4.21 || ^5', `peerDependencies.express ${express}`);
     expect(!manifest.dependencies?.express, 'express is a dependency, not only a peer');
+  }
+  // A built file whose source is gone was left in dist by an earlier build, and would ship.
+  for (const file of await readdir(join(dir, 'dist'), { recursive: true })) {
+    const stem = file.match(/^(.+?)(?:\.d)?\.(?:js|cjs|ts|cts)(?:\.map)?$/)?.[1];
+    // The no-bundler files are built whole, from no source of their own.
+    if (stem === undefined || stem.endsWith('.bundle')) continue;
+    await access(join(dir, 'src', `${stem}.ts`)).catch(() =>
+      problems.push(`dist/${file} has no src/${stem}.ts: an earlier build left it`),
+    );
   }
   for (const [dependency, range] of Object.entries(manifest.dependencies ?? {})) {
     if (!dependency.startsWith('@form-embed/')) continue;
