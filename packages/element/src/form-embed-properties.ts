@@ -28,8 +28,11 @@ export class FormEmbedProperties extends ReactiveElement {
    */
   static messages: MessageOverrides = messages;
 
-  /** Registers the element as `tag` unless that tag is taken. Defaults to `form-embed`. */
-  static define(tag = 'form-embed') {
+  /**
+   * Registers the element as `tag` unless that tag is taken. Defaults to `form-embed`. Returns
+   * the class it was called on.
+   */
+  static define<T extends typeof FormEmbedProperties>(this: T, tag = 'form-embed'): T {
     // biome-ignore lint/complexity/noThisInStatic: a subclass registers itself, not this class.
     if (!customElements.get(tag)) customElements.define(tag, this);
     // biome-ignore lint/complexity/noThisInStatic: as above.

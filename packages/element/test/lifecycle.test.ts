@@ -194,7 +194,10 @@ describe('<form-embed> lifecycle', () => {
 
   it('define() registers a tag once and leaves a taken tag alone', () => {
     class PortalFormEmbed extends FormEmbedElement {}
-    expect(PortalFormEmbed.define('portal-form-embed')).to.equal(PortalFormEmbed);
+    // Typed as the class it was called on, not the element's internal base class, whose
+    // instances have no remint() or state.
+    const Defined: typeof PortalFormEmbed = PortalFormEmbed.define('portal-form-embed');
+    expect(Defined).to.equal(PortalFormEmbed);
     expect(customElements.get('portal-form-embed')).to.equal(PortalFormEmbed);
     expect(() => PortalFormEmbed.define('portal-form-embed')).to.not.throw();
     expect(customElements.get('form-embed')).to.equal(FormEmbedElement);

@@ -105,7 +105,10 @@ prototype.willUpdate = function warnThenUpdate(this: FormEmbedElement, changed) 
 };
 
 const { define } = FormEmbedElement;
-FormEmbedElement.define = function warnThenDefine(tag = 'form-embed') {
+FormEmbedElement.define = function warnThenDefine(
+  this: typeof FormEmbedElement,
+  tag = 'form-embed',
+) {
   const taken = customElements.get(tag);
   if (taken && taken !== this) {
     console.warn(
@@ -113,4 +116,4 @@ FormEmbedElement.define = function warnThenDefine(tag = 'form-embed') {
     );
   }
   return define.call(this, tag);
-};
+} as typeof define;
