@@ -51,11 +51,20 @@ export class FormEmbedProperties extends ReactiveElement {
   declare loading: 'eager' | 'lazy';
   /** The iframe's accessible name (`frame-title`). Defaults to the `frame` message. */
   declare frameTitle?: string;
-  /** This element's messages, wholly or per key, over `FormEmbedElement.messages`. */
+  /**
+   * This element's messages, wholly or per key, over `FormEmbedElement.messages`. Defaults to
+   * none: every key from `FormEmbedElement.messages`.
+   */
   declare messages?: MessageOverrides;
-  /** Replaces the transport to the middleware, like Stripe's `fetchClientSecret`. */
+  /**
+   * Replaces the transport to the middleware, like Stripe's `fetchClientSecret`. Defaults to
+   * the built-in one: `POST {endpoint}/forms/:formId/session` (or `/core-forms/:slug/session`).
+   */
   declare fetchSession?: FetchSession;
-  /** Merged into the default transport's request, e.g. `{headers: {'X-CSRF-Token': token}}`. */
+  /**
+   * Merged into the default transport's request, e.g. `{headers: {'X-CSRF-Token': token}}`.
+   * Defaults to none.
+   */
   declare requestInit?: RequestInit;
   /** Origins besides the page's own that `endpoint` may be on. Defaults to none: others are refused. */
   declare allowedEndpointOrigins?: readonly string[];
