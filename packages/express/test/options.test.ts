@@ -118,6 +118,11 @@ const badOptions: Array<[string, (options: FormEmbedSessionsOptions) => unknown,
   ['a fetch that is not a function', (o) => ({ ...o, fetch: 'fetch' }), /option `fetch`/],
   ['a misspelt option', (o) => ({ ...o, apikey: 'x' }), /unknown option `apikey`/],
   [
+    "a misspelt limit (the README's example)",
+    (o) => ({ ...o, limit: { mint: 3 } }),
+    /unknown option `limit\.mint`/,
+  ],
+  [
     'a body cap under 1 KiB',
     (o) => ({ ...o, maxUpstreamBodyBytes: 10 }),
     /option `maxUpstreamBodyBytes` must be at least 1024/,
