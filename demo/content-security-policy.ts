@@ -1,4 +1,4 @@
-import type { EmbedOriginPair } from '@form-embed/express';
+import type { EmbedOrigins } from '@form-embed/express';
 import type { NextFunction, Request, Response } from 'express';
 
 /**
@@ -42,7 +42,7 @@ const LOOPBACK_NAMES = ['localhost', '127.0.0.1'];
  * the new domain until reloaded). The hostile page may also frame its attacker's page, which
  * only the demo's own pages may frame.
  */
-export function servePolicy(embedOrigins: () => Promise<EmbedOriginPair | undefined>) {
+export function servePolicy(embedOrigins: () => Promise<EmbedOrigins | undefined>) {
   return async function servePolicy(req: Request, res: Response, next: NextFunction) {
     const { port } = new URL(`${req.protocol}://${req.get('host')}`);
     const on = (host: string) => `${req.protocol}://${host}${port ? `:${port}` : ''}`;

@@ -1,16 +1,10 @@
-import { type FormTarget, OrganisationSchema } from '@form-embed/protocol';
+import { type EmbedOrigins, type FormTarget, OrganisationSchema } from '@form-embed/protocol';
 import { describe, type Logger } from './logger.js';
 import type { ServiceClient } from './service-client.js';
 import { sessionError } from './session-error-response.js';
 
-/** The organisation's embed origins (docs/contract.md#organisation-and-embed-origins). */
-export interface EmbedOriginPair {
-  formsOrigin: string;
-  coreFormsOrigin: string;
-}
-
 /** The embed origin a framed page of `target`'s kind posts from. */
-export function embedOriginFor(origins: EmbedOriginPair, target: FormTarget): string {
+export function embedOriginFor(origins: EmbedOrigins, target: FormTarget): string {
   return target.kind === 'form' ? origins.formsOrigin : origins.coreFormsOrigin;
 }
 
@@ -20,11 +14,11 @@ export function embedOriginFor(origins: EmbedOriginPair, target: FormTarget): st
  * `refresh` picks up. A failed first fetch is forgotten, so the next caller tries again; a
  * failed refresh keeps the last good origins.
  */
-export class EmbedOrigins {
+export class EmbedOriginCache {
   readonly #client: ServiceClient;
   readonly #logger: Logger;
-  #current: Promise<EmbedOriginPair> | undefined;
-  #lastGood: EmbedOriginPair | undefined;
+  #current: Promise<EmbedOrigins> | undefined;
+  #lastGood: EmbedOrigins | undefined;
 
   constructor(client: ServiceClient, logger: Logger) {
     this.#client = client;
@@ -48,11 +42,11 @@ export class EmbedOrigins {
   }
 
   /** The origins last fetched, once there are any. */
-  get lastGood(): EmbedOriginPair | undefined {
+  get lastGood(): EmbedOrigins | undefined {
     return this.#lastGood;
   }
 
-  get(): Promise<EmbedOriginPair> {
+  get(): Promise<EmbedOrigins> {
     this.#current ??= this.#fetch();
     return this.#current;
   }
@@ -62,7 +56,7 @@ export class EmbedOrigins {
    * same stale pair share one fetch; a caller whose pair was already replaced gets the new one.
    * When the fetch fails, the last good pair stays and is the answer.
    */
-  async refresh(stale: EmbedOriginPair): Promise<EmbedOriginPair> {
+  async refresh(stale: EmbedOrigins): Promise<EmbedOrigins> {
     const current = this.#current;
     if (current !== undefined) {
       const latest = await current.catch(() => undefined);
@@ -78,7 +72,7 @@ export class EmbedOrigins {
    * Content-Security-Policy names the old origin in `frame-src` (fixed when the portal started)
    * no longer frames the forms. Logged once per change, by each instance.
    */
-  #tellChange(before: EmbedOriginPair, after: EmbedOriginPair): void {
+  #tellChange(before: EmbedOrigins, after: EmbedOrigins): void {
     const changed = (['formsOrigin', 'coreFormsOrigin'] as const).filter(
       (name) => before[name] !== after[name],
     );
@@ -88,7 +82,7 @@ export class EmbedOrigins {
     );
   }
 
-  #fetch(): Promise<EmbedOriginPair> {
+  #fetch(): Promise<EmbedOrigins> {
     const lastGood = this.#lastGood;
     const pending = this.#client.read('me', OrganisationSchema).then((organisation) => {
       const { formsOrigin, coreFormsOrigin } = organisation ?? {};

@@ -1,3 +1,4 @@
+import type { EmbedOrigins } from '@form-embed/protocol';
 import { CATALOGUE_PATH } from '@form-embed/protocol';
 import express, { type Router } from 'express';
 import { corsForAllowedOrigins } from './allowed-origins-cors.js';
@@ -5,7 +6,7 @@ import { answerError, noSuchRoute } from './answer-error.js';
 import { CatalogueReads } from './catalogue-reads.js';
 import { catalogueRoute, requireSignInForCatalogue } from './catalogue-route.js';
 import { crossSiteGuard } from './csrf.js';
-import { type EmbedOriginPair, EmbedOrigins } from './embed-origins.js';
+import { EmbedOriginCache } from './embed-origins.js';
 import { forwardRejection } from './forward-rejection.js';
 import { messageFirst, redactingLogger } from './logger.js';
 import { mintRoute } from './mint-route.js';
@@ -27,7 +28,7 @@ export interface FormEmbedSessionsRouter extends Router {
    * another): what a page's Content-Security-Policy names in `frame-src`. Waits for the first
    * read; undefined while none has succeeded. Never rejects.
    */
-  embedOrigins(): Promise<EmbedOriginPair | undefined>;
+  embedOrigins(): Promise<EmbedOrigins | undefined>;
 }
 
 /**
@@ -41,7 +42,7 @@ export function formEmbedSessions(options: FormEmbedSessionsOptions): FormEmbedS
   const logger = withoutRepeats(redactingLogger(messageFirst(config.logger), config.apiKey));
   warnOfPlainHttp(config, logger);
   const client = new ServiceClient({ ...config, logger });
-  const embedOrigins = new EmbedOrigins(client, logger);
+  const embedOrigins = new EmbedOriginCache(client, logger);
   embedOrigins.prefetch();
   const reads = new CatalogueReads(client, logger, config.catalogue.cacheTtlMs);
   const limits = requestLimits({ ...config, logger });

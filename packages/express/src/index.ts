@@ -1,5 +1,4 @@
-export type { FormTarget } from '@form-embed/protocol';
-export type { EmbedOriginPair } from './embed-origins.js';
+export type { EmbedOrigins, FormTarget } from '@form-embed/protocol';
 export { type FormEmbedSessionsRouter, formEmbedSessions } from './form-embed-sessions.js';
 export type { Logger } from './logger.js';
 export type {

@@ -2,7 +2,7 @@ import type { FormTarget, MintResponse } from '@form-embed/protocol';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { describeTarget, isAuthorized } from './authorize.js';
 import { refuseNonJson } from './csrf.js';
-import { type EmbedOrigins, embedOriginFor } from './embed-origins.js';
+import { type EmbedOriginCache, embedOriginFor } from './embed-origins.js';
 import { formRefRefusal } from './form-ref-refusal.js';
 import { readJsonBody } from './json-body.js';
 import type { Logger } from './logger.js';
@@ -14,7 +14,7 @@ import { portalError, SessionErrorResponse, sessionError } from './session-error
 
 export interface MintDependencies {
   client: ServiceClient;
-  embedOrigins: EmbedOrigins;
+  embedOrigins: EmbedOriginCache;
   authorize: FormEmbedSessionsConfig['authorize'];
   logger: Logger;
   resolveUser: (req: Request, res: Response) => Promise<ResolvedUser>;

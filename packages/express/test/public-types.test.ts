@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import type {
   CatalogueOptions,
-  EmbedOriginPair,
+  EmbedOrigins,
   FormEmbedSessionsOptions,
   FormEmbedSessionsRouter,
   FormTarget,
@@ -19,6 +19,7 @@ import type {
   UpstreamPaths,
 } from '@form-embed/express';
 import * as api from '@form-embed/express';
+import type { Sandbox } from '@form-embed/sandbox';
 import { MemoryStore } from 'express-rate-limit';
 import { exportedNames, namesInCode } from '../../../scripts/exported-names.mjs';
 
@@ -51,10 +52,14 @@ test('the other exported types name what the README says they do', () => {
   const paths: Partial<UpstreamPaths> = { me: '/api/v1/me' };
   const user: ResolvedUser = { clientId: 'client' };
   const logger: Logger = console;
-  const origins: (router: FormEmbedSessionsRouter) => Promise<EmbedOriginPair | undefined> = (
+  const origins: (router: FormEmbedSessionsRouter) => Promise<EmbedOrigins | undefined> = (
     router,
   ) => router.embedOrigins();
+  // One name for one shape: the sandbox's embedOrigins() answers the same type.
+  const sandboxOrigins: (sandbox: Sandbox) => EmbedOrigins = (sandbox) =>
+    sandbox.control.embedOrigins();
   assert.ok(catalogue && paths && user && logger && origins);
+  assert.equal(typeof sandboxOrigins, 'function');
 });
 
 test('the README names every export', () => {

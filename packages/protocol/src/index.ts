@@ -17,6 +17,7 @@ export {
   CoreFormSchema,
   EmbedMessageSchema,
   EmbedOriginSchema,
+  type EmbedOrigins,
   type Form,
   FormListSchema,
   FormSchema,

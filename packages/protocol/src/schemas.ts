@@ -45,6 +45,15 @@ export const OrganisationSchema = z.object({
 /** The Organisation of `GET /api/v1/me` (docs/contract.md#organisation-and-embed-origins). */
 export type Organisation = z.infer<typeof OrganisationSchema>;
 
+/**
+ * The organisation's two embed origins, each in canonical form: the pages of its designer forms
+ * and of its Core forms post from them (docs/contract.md#organisation-and-embed-origins).
+ */
+export interface EmbedOrigins {
+  formsOrigin: string;
+  coreFormsOrigin: string;
+}
+
 /** A Client's `environment`: the contract's four values, closed. */
 export const ClientEnvironmentSchema = z.enum([
   'cloudOnly',

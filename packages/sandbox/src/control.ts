@@ -1,9 +1,10 @@
+import type { EmbedOrigins } from '@form-embed/protocol';
 import type { FaultScope, FaultSpec } from './faults.js';
 import { apiKeys } from './fixtures.js';
 import { type MicrosoftConnection, parseMicrosoftConnection } from './microsoft-connection.js';
 import type { EmbedOriginKind } from './page-forms.js';
 import type { LimitKind } from './rate-limits.js';
-import type { EmbedOrigins, SandboxState } from './sandbox-state.js';
+import type { SandboxState } from './sandbox-state.js';
 import type { StoreStats } from './session-store.js';
 
 /** Drives the sandbox from a test or the demo: org state, faults, clocks and counters. */

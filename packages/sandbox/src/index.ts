@@ -1,3 +1,4 @@
+export type { EmbedOrigins } from '@form-embed/protocol';
 export { defaultServicePaths, expandPath, type ServicePaths } from '@form-embed/protocol';
 export type { SandboxControl } from './control.js';
 export {
@@ -21,7 +22,6 @@ export type { MicrosoftConnection } from './microsoft-connection.js';
 export type { RateLimit, SandboxLimits, SandboxOptions } from './options.js';
 export type { EmbedOriginKind } from './page-forms.js';
 export type { LimitKind } from './rate-limits.js';
-export type { EmbedOrigins } from './sandbox-state.js';
 export { type Scenario, scenarios } from './scenarios.js';
 export type { StoreStats } from './session-store.js';
 export { type Sandbox, startSandbox } from './start-sandbox.js';

@@ -1,15 +1,10 @@
+import type { EmbedOrigins } from '@form-embed/protocol';
 import { type FaultQueue, FaultQueue as Faults } from './faults.js';
 import type { HeldMicrosoftConnection } from './microsoft-connection.js';
 import type { SandboxConfig } from './options.js';
 import { RateLimits } from './rate-limits.js';
 import { SandboxClock } from './sandbox-clock.js';
 import { SessionStore } from './session-store.js';
-
-/** The organisation's embed origins, `formsOrigin` and `coreFormsOrigin`, as `GET /me` has them. */
-export interface EmbedOrigins {
-  formsOrigin: string;
-  coreFormsOrigin: string;
-}
 
 /** Everything that changes while the sandbox runs; shared by the API, the pages and `control`. */
 export class SandboxState {
