@@ -45,11 +45,13 @@ function foreignOriginWarnings(logger: Logger): (origin: string, own: string) =>
       told.clear();
       windowStart = Date.now();
     }
-    const pair = `${origin} ${own}`;
+    // Both are the sender's to choose (Origin, and Host or a trusted X-Forwarded-Host): cut alike.
+    const [from, ours] = [origin.slice(0, 200), own.slice(0, 200)];
+    const pair = `${from} ${ours}`;
     if (told.has(pair) || told.size >= LOGGED_FOREIGN_ORIGINS) return;
     told.add(pair);
     logger.warn(
-      `refused a request from ${origin.slice(0, 200)}: this router's own origin is ${own}. If that page is the portal's: behind a proxy set Express's trust proxy (app.set('trust proxy', 1)); behind a development server's proxy keep the Host header (Vite: changeOrigin: false); or list the origin in allowedOrigins`,
+      `refused a request from ${from}: this router's own origin is ${ours}. If that page is the portal's: behind a proxy set Express's trust proxy (app.set('trust proxy', 1)); behind a development server's proxy keep the Host header (Vite: changeOrigin: false); or list the origin in allowedOrigins`,
     );
   };
 }

@@ -283,6 +283,28 @@ describe('Origin and Sec-Fetch-Site, as written', () => {
     });
   });
 
+  test("a refused origin's line cuts the request's own origin as it cuts the Origin: a Host is the sender's to choose", async () => {
+    await using hosted = await mountMiddleware(watch, {
+      apiKey: sandbox.apiKey,
+      baseUrl: sandbox.baseUrl,
+    });
+    const logsBefore = watch.logLines.length;
+    await withoutUpstream(hosted, async () => {
+      const host = `${'a'.repeat(8_000)}.example`;
+      const answer = await hosted.rawRequest(mintPathOfOpenForm, {
+        method: 'POST',
+        session: 'adele',
+        headers: { host, origin: 'https://evil.example' },
+      });
+      assertRefused(answer, 'forbidden', 403);
+    });
+    const told = watch.logLines
+      .slice(logsBefore)
+      .filter((line) => line.message.startsWith('refused a request from'));
+    assert.equal(told.length, 1);
+    assert.ok((told[0]?.message.length ?? 0) < 1_000, `${told[0]?.message.length} characters`);
+  });
+
   test('a flood of refused origins logs ten of them, each once, and refuses every one', async () => {
     await using flooded = await mountMiddleware(watch, {
       apiKey: sandbox.apiKey,
