@@ -97,8 +97,8 @@ export class FormEmbedElement extends FormEmbedStatus {
   #restart(fresh?: boolean) {
     // A detached element never mints, even when a remint listener is what detached it.
     if (!this.isConnected) return;
-    // Focus in the element (the frame, Dismiss, Try again), which the abort is about to remove,
-    // goes on to the next frame, its notice's Dismiss, or Try again.
+    // Focus in the element (the frame, which the abort removes; Dismiss or Try again, which the
+    // new run's status replaces) goes on to the next frame, its notice's Dismiss, or Try again.
     if ((this.renderRoot as ShadowRoot).activeElement) this._holdFocus();
     this.#run?.abort();
     // A lapse is told on the next frame, however many mints it takes to get there.
