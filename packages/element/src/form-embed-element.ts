@@ -146,7 +146,10 @@ export class FormEmbedElement extends FormEmbedStatus {
 
   /** Reports a failed mint; resolves true, after the wait it calls for, when a retry is due. */
   async #failed(error: unknown, attempt: number, signal: AbortSignal) {
-    const { code, status, retryable, retryAfter } = failureOf(error);
+    const { code, status, retryable, retryAfter: told } = failureOf(error);
+    // A retryAfter that is not a finite number of seconds, 0 or more, reads as absent
+    // (docs/contract.md#retry-after).
+    const retryAfter = Number.isFinite(told) && (told as number) >= 0 ? told : undefined;
     const willRetry = retryable && attempt < MAX_ATTEMPTS;
     if (willRetry) this._setStatus('waiting', 'retrying');
     // Try again only where trying again can change the outcome: a retryable failure, or a code

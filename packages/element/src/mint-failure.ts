@@ -21,14 +21,11 @@ export function mintFailure(
 
 /**
  * What a rejected mint means: a FormSessionError (known by its name, so that two copies of the
- * protocol package still agree), anything else a network failure, retried. A retryAfter that is
- * not a finite number of seconds, 0 or more, reads as absent (docs/contract.md#retry-after).
+ * protocol package still agree), anything else a network failure, retried. Returned as it is,
+ * not copied: `form-embed-error` reads its fields, and its `retryAfter` only when it is usable.
  */
 export function failureOf(error: unknown): MintFailure {
-  const failure =
-    (error as MintFailure | undefined)?.name === 'FormSessionError'
-      ? (error as MintFailure)
-      : mintFailure('unavailable', true);
-  const seconds = failure.retryAfter as number;
-  return { ...failure, retryAfter: Number.isFinite(seconds) && seconds >= 0 ? seconds : undefined };
+  return (error as MintFailure | undefined)?.name === 'FormSessionError'
+    ? (error as MintFailure)
+    : mintFailure('unavailable', true);
 }
