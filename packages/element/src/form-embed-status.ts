@@ -107,11 +107,13 @@ export abstract class FormEmbedStatus extends FormEmbedProperties {
     // changes them while it shows may word that code apart, or no longer). Unset before a first
     // message, and for a state that says none: `all[undefined]` reads the key 'undefined', which
     // no messages object has, and the button, then not shown, is left alone. A missing message
-    // or label is undefined, not '': join() and textContent (null for it) read it as empty.
+    // or label is undefined, not '': an array as a string (its join()) and textContent (null for
+    // it) read it as empty.
     const [text, button] = this.#says as [string, string];
     const said = all[text && failureKey(text, all)];
     const label = all[button];
-    const shown = [name, said, button, label].join();
+    // biome-ignore lint/style/useTemplate: 3 B gzip fewer than join() or a template (kept as one).
+    const shown = [name, said, button, label] + '';
     if (!this.#opening && shown !== this.#shown) {
       this.#shown = shown;
       this.#button.textContent = label as string;
