@@ -29,6 +29,23 @@ async function clickStatusArea(element: FormEmbedElement) {
   });
 }
 
+/** An element whose mint failed with a code that offers Try again. */
+async function failedWithTryAgain() {
+  const { element, calls } = await mount();
+  calls[0]?.reject(failure('unknown'));
+  await settle(element);
+  return element;
+}
+
+/** An element framed again after its page posted `expired`: the lapse notice and its Dismiss. */
+async function framedWithNotice() {
+  const { element, calls } = await mountFramed();
+  post(errorMessage('expired'), embedOrigin, frameOf(element)?.contentWindow ?? null);
+  calls[1]?.resolve(session());
+  await settle(element);
+  return element;
+}
+
 describe('<form-embed> focus', () => {
   /** Mounts, fails the first mint, then focuses and clicks Try again (the second mint is due). */
   async function tryAgainByKeyboard() {
@@ -156,6 +173,22 @@ describe('<form-embed> focus', () => {
     expect(frameOf(framed.element)?.title).to.equal('Leave request');
     expect(focusedIn(framed.element)).to.equal('button dismiss');
   });
+
+  for (const [part, setUp] of [
+    ['retry', () => failedWithTryAgain()],
+    ['dismiss', () => framedWithNotice()],
+  ] as const) {
+    it(`new messages (a language switch) while ${part} has focus keep focus on it, relabelled`, async () => {
+      const element = await setUp();
+      statusOf(element).querySelector<HTMLButtonElement>(`[part=${part}]`)?.focus();
+      element.messages = { retry: 'Erneut versuchen', dismiss: 'Schließen', unknown: 'Fehler.' };
+      await settle(element);
+      expect(focusedIn(element)).to.equal(`button ${part}`);
+      expect(statusOf(element).querySelector(`[part=${part}]`)?.textContent).to.equal(
+        part === 'retry' ? 'Erneut versuchen' : 'Schließen',
+      );
+    });
+  }
 
   it('a frame owed focus does not take it from what the user focused while it was minting', async () => {
     const { element, calls, clock } = await mountFramed();
