@@ -34,26 +34,34 @@ const LOGGED_FOREIGN_ORIGINS = 10;
 /**
  * Logs a refused origin once a minute (REPEAT_WINDOW_MS): behind a proxy that Express's `trust
  * proxy` does not know, the portal's own pages look foreign (https against http, or another
- * host), and every mint is refused as `forbidden` with nothing else in the log. A flood of
- * origins logs ten lines a minute at most, and never silences a later misconfiguration for good.
+ * host), and every mint is refused as `forbidden` with nothing else in the log. Ten lines a
+ * minute at most, and ten more for origins on the router's own host (its pages behind a proxy
+ * that ends TLS), which a flood of other origins cannot use up.
  */
 function foreignOriginWarnings(logger: Logger): (origin: string, own: string) => void {
-  const told = new Set<string>();
+  const told = { foreign: new Set<string>(), ownHost: new Set<string>() };
   let windowStart = Date.now();
   return (origin, own) => {
     if (Date.now() - windowStart >= REPEAT_WINDOW_MS) {
-      told.clear();
+      told.foreign.clear();
+      told.ownHost.clear();
       windowStart = Date.now();
     }
     // Both are the sender's to choose (Origin, and Host or a trusted X-Forwarded-Host): cut alike.
     const [from, ours] = [origin.slice(0, 200), own.slice(0, 200)];
     const pair = `${from} ${ours}`;
-    if (told.has(pair) || told.size >= LOGGED_FOREIGN_ORIGINS) return;
-    told.add(pair);
+    const kind = hostnameOf(origin) === hostnameOf(own) ? told.ownHost : told.foreign;
+    if (kind.has(pair) || kind.size >= LOGGED_FOREIGN_ORIGINS) return;
+    kind.add(pair);
     logger.warn(
       `refused a request from ${from}: this router's own origin is ${ours}. If that page is the portal's: behind a proxy set Express's trust proxy (app.set('trust proxy', 1)); behind a development server's proxy keep the Host header (Vite: changeOrigin: false); or list the origin in allowedOrigins`,
     );
   };
+}
+
+/** The hostname of an origin, or undefined when it is not a URL (`null`, a sender's nonsense). */
+function hostnameOf(origin: string): string | undefined {
+  return URL.canParse(origin) ? new URL(origin).hostname : undefined;
 }
 
 /**

@@ -329,6 +329,29 @@ describe('Origin and Sec-Fetch-Site, as written', () => {
     );
   });
 
+  test("a flood of foreign origins does not hide the portal's own page refused behind a proxy (its host, https against http)", async () => {
+    await using flooded = await mountMiddleware(watch, {
+      apiKey: sandbox.apiKey,
+      baseUrl: sandbox.baseUrl,
+    });
+    const own = new URL(flooded.server.endpoint);
+    const behindProxy = `https://${own.host}`;
+    const logsBefore = watch.logLines.length;
+    await withoutUpstream(flooded, async () => {
+      for (let i = 0; i < 12; i++) {
+        const headers = { origin: `https://flood-${i}.example` };
+        assertRefused(await flooded.mint(openForm, { headers }), 'forbidden', 403);
+      }
+      const headers = { origin: behindProxy };
+      assertRefused(await flooded.mint(openForm, { headers }), 'forbidden', 403);
+    });
+    const told = watch.logLines
+      .slice(logsBefore)
+      .filter((line) => line.message.startsWith('refused a request from'));
+    assert.equal(told.length, 11);
+    assert.ok(told.at(-1)?.message.startsWith(`refused a request from ${behindProxy}:`));
+  });
+
   test("the ten are a minute's: a flood does not silence for good the line a later proxy misconfiguration needs", async () => {
     const clock = FakeTimers.install({ toFake: ['Date'] });
     try {
