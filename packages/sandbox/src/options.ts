@@ -1,5 +1,6 @@
 /** The options of `startSandbox`, and their parsing into an all-required configuration. */
 import { canonicalOrigin } from '@form-embed/protocol';
+import { z } from 'zod';
 
 /** A per-key limit: a token bucket refilled at `perMinute`, holding at most `burst`. */
 export interface RateLimit {
@@ -59,34 +60,40 @@ export const defaultLimits: Required<SandboxLimits> = {
   reads: { perMinute: 600, burst: 200 },
 };
 
-/** Every option's name, so that one the sandbox does not know (a typo) is refused, not ignored. */
-const optionNames: Record<keyof SandboxOptions, true> = {
-  port: true,
-  formsPort: true,
-  coreFormsPort: true,
-  handleTtlSeconds: true,
-  sessionTtlSeconds: true,
-  latencyMs: true,
-  limits: true,
-  controlApi: true,
-  controlOrigins: true,
-};
-const limitNames: Record<keyof SandboxLimits, true> = { mints: true, reads: true };
-const rateLimitNames: Record<keyof RateLimit, true> = { perMinute: true, burst: true };
+/** Any value: the values are checked below, with messages of their own. */
+const anyValue = z.unknown();
+const rateLimitKeys = z.strictObject({
+  perMinute: anyValue,
+  burst: anyValue,
+} satisfies Record<keyof RateLimit, z.ZodType>);
+/**
+ * The options' names, every one (tsc fails on one left out), so that an option the sandbox does
+ * not know (a typo) is refused, not ignored, as formEmbedSessions refuses its own.
+ */
+const optionKeys = z
+  .strictObject({
+    port: anyValue,
+    formsPort: anyValue,
+    coreFormsPort: anyValue,
+    handleTtlSeconds: anyValue,
+    sessionTtlSeconds: anyValue,
+    latencyMs: anyValue,
+    limits: z
+      .strictObject({
+        mints: rateLimitKeys.partial(),
+        reads: rateLimitKeys.partial(),
+      } satisfies Record<keyof SandboxLimits, z.ZodType>)
+      .partial(),
+    controlApi: anyValue,
+    controlOrigins: anyValue,
+  } satisfies Record<keyof SandboxOptions, z.ZodType>)
+  .partial();
 
 /** The first option of `options` the sandbox does not know, by its path (`limits.mint`). */
 function unknownOption(options: SandboxOptions): string | undefined {
-  const first = (value: unknown, names: object, path: string) => {
-    if (typeof value !== 'object' || value === null) return undefined;
-    const key = Object.keys(value).find((name) => !Object.hasOwn(names, name));
-    return key === undefined ? undefined : `${path}${key}`;
-  };
-  return (
-    first(options, optionNames, '') ??
-    first(options.limits, limitNames, 'limits.') ??
-    first(options.limits?.mints, rateLimitNames, 'limits.mints.') ??
-    first(options.limits?.reads, rateLimitNames, 'limits.reads.')
-  );
+  const parsed = optionKeys.safeParse(options);
+  const issue = parsed.error?.issues.find((one) => one.code === 'unrecognized_keys');
+  return issue && [...issue.path, issue.keys[0]].join('.');
 }
 
 export function parseOptions(options: SandboxOptions = {}): SandboxConfig {
