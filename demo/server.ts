@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { formEmbedSessions } from '@form-embed/express';
+import { formEmbedSessions, type LimitCounts } from '@form-embed/express';
 import type { FormSessionUser } from '@form-embed/protocol';
 import { type Sandbox, type SandboxOptions, startSandbox } from '@form-embed/sandbox';
 import express, { type NextFunction, type Request, type Response } from 'express';
@@ -19,8 +19,8 @@ export interface DemoOptions {
   service?: { baseUrl: string; apiKey: string; user: FormSessionUser | undefined };
   /** Options of the sandbox the demo starts when no `service` is given. */
   sandbox?: SandboxOptions;
-  /** The per-user mint limit of the middleware, per minute. */
-  mintsPerMinute?: number;
+  /** The middleware's limits a minute (`limit.mints`, `catalogue`, `signedOutMints`). */
+  limits?: Pick<LimitCounts, 'mints' | 'catalogue' | 'signedOutMints'>;
   /** Where the middleware keeps its per-user counts (`limit.store`). Defaults to memory. */
   limitStore?: Store;
   /**
@@ -100,8 +100,8 @@ function mountPortal(app: express.Express, options: DemoOptions, sandbox: Sandbo
     baseUrl: service.baseUrl,
     resolveUser: (req) => (sandbox ? personas[signedInPersona(req)].user : realUser),
     limit: options.limitStore
-      ? { mints: options.mintsPerMinute, store: options.limitStore, prefix: 'form-embed-demo:' }
-      : { mints: options.mintsPerMinute },
+      ? { ...options.limits, store: options.limitStore, prefix: 'form-embed-demo:' }
+      : { ...options.limits },
     // The signed-out persona still sees the forms that need no user.
     catalogue: { anonymous: true },
   });

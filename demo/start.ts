@@ -55,7 +55,7 @@ const demo = await startDemo({
   port,
   limitStore: limitStore?.store,
   // A tester reminting by hand outruns the middleware's default of 10 mints a minute per user.
-  mintsPerMinute: 60,
+  limits: { mints: 60 },
   service: baseUrl && apiKey ? { baseUrl, apiKey, user: userFromEnvironment() } : undefined,
 }).catch((error: NodeJS.ErrnoException) => {
   console.error(

@@ -10,7 +10,14 @@ import { type Demo, type DemoOptions, startDemo } from '../demo/server.js';
  */
 export const test = base.extend<{ demo: Demo }, { demoOptions: DemoOptions; workerDemo: Demo }>({
   demoOptions: [
-    { port: 0, mintsPerMinute: 1000, pages: process.env.FORM_EMBED_DEMO_PAGES },
+    {
+      port: 0,
+      // A worker's tests share one portal, and signed out one client address: its fifty-odd
+      // page loads a minute outrun the middleware's defaults (30 catalogue reads a minute, under
+      // which the console frames nothing).
+      limits: { mints: 1000, catalogue: 1000, signedOutMints: 1000 },
+      pages: process.env.FORM_EMBED_DEMO_PAGES,
+    },
     { scope: 'worker', option: true },
   ],
   workerDemo: [
