@@ -106,6 +106,40 @@ test('every link between our documents, and from the code into docs/, leads to a
   assert.deepEqual(broken, []);
 });
 
+/**
+ * A package's README is read on npmjs.com too, where a link relative to the repository leads
+ * nowhere: it links to its own headings (`#anchor`) or by full address.
+ */
+function relativeLinksOf(readme, text = readFileSync(join(root, readme), 'utf8')) {
+  return MARKDOWN_TARGETS.flatMap((pattern) =>
+    [...prose(text).matchAll(pattern)].map(([, quoted, bare]) => quoted ?? bare),
+  ).filter((target) => !/^(?:[a-z][\w+.-]*:|#)/i.test(target));
+}
+
+test("a package's README, read on npm, links to its own headings or by full address", () => {
+  const readmes = tracked.filter((file) => /^packages\/[^/]+\/README\.md$/.test(file));
+  assert.ok(readmes.length >= 4, `only ${readmes.length} package READMEs found`);
+  const relative = readmes.flatMap((readme) =>
+    relativeLinksOf(readme).map((target) => `${readme}: ${target}`),
+  );
+  assert.deepEqual(relative, []);
+});
+
+test('a relative link is any but an anchor or a full address', () => {
+  const text = [
+    '[up](../element/README.md#x) [here](#x) [own](https://github.com/form-embed/form-embed)',
+    '[root](/docs/contract.md) [mail](mailto:a@b.c) <a href="docs/x.md">html</a>',
+    '```',
+    '[fenced](../y.md)',
+    '```',
+  ].join('\n');
+  assert.deepEqual(relativeLinksOf('packages/x/README.md', text), [
+    '../element/README.md#x',
+    '/docs/contract.md',
+    'docs/x.md',
+  ]);
+});
+
 test('the links it follows: every way Markdown writes one, and none inside code blocks', () => {
   const text = [
     '# Heading',
