@@ -1,5 +1,5 @@
 // Run by each package's build, in the package's folder, after tsc. The packages are ES modules;
-// a CommonJS app on Node >= 20.19 loads them with require(esm). What it needs from us:
+// a CommonJS app on Node 20.19+ or 22.12+ loads them with require(esm). What it needs from us:
 // - for each `require` condition in `exports`, a one-line `.cjs` file that requires the ES
 //   module, so the file a CommonJS resolver lands on is CommonJS (one module instance: require
 //   and import share Node's module cache);
