@@ -13,6 +13,8 @@ interface Manifest {
   keywords?: string[];
   files?: string[];
   sideEffects?: boolean | string[];
+  unpkg?: string;
+  jsdelivr?: string;
   dependencies?: Record<string, string>;
   peerDependencies?: Record<string, string>;
 }
@@ -47,6 +49,13 @@ export async function manifestProblems(dir: string): Promise<string[]> {
     const sideEffects = Array.isArray(manifest.sideEffects) ? manifest.sideEffects : [];
     expect(sideEffects.includes('./dist/define.js'), 'sideEffects does not list ./dist/define.js');
     expect(!sideEffects.includes('./dist/index.js'), 'sideEffects lists ./dist/index.js');
+    // A CDN's address of the bare package (cdn.jsdelivr.net/npm/@form-embed/element) serves the
+    // file these name, else main: CommonJS, of no use in a browser.
+    for (const cdn of ['unpkg', 'jsdelivr'] as const) {
+      const file = manifest[cdn];
+      expect(file === './dist/form-embed.bundle.js', `${cdn} ${file}`);
+      if (file) await access(join(dir, file)).catch(() => problems.push(`no ${file} (${cdn})`));
+    }
   } else {
     expect(manifest.sideEffects === false, `sideEffects ${manifest.sideEffects}`);
   }
