@@ -21,12 +21,12 @@ export interface EmbedMessage {
  */
 export function isEmbedMessage(data: unknown): data is EmbedMessage {
   // A posted message is a structured clone: a plain object has this realm's Object.prototype, so
-  // with two own keys, `type` and `state` read below are those two.
-  const message = data as EmbedMessage;
+  // with two own keys, `type` and `state` read below are those two. Read on `data` itself: an
+  // alias of it is one more name the minifier keeps in the element's bundle (6 B gzip).
   return (
-    Object.getPrototypeOf(message ?? 0) === Object.prototype &&
-    Reflect.ownKeys(message).length === 2 &&
-    message.type === EMBED_MESSAGE_TYPE &&
-    (message.state === 'error' || message.state === 'expired')
+    Object.getPrototypeOf(data ?? 0) === Object.prototype &&
+    Reflect.ownKeys(data as EmbedMessage).length === 2 &&
+    (data as EmbedMessage).type === EMBED_MESSAGE_TYPE &&
+    ((data as EmbedMessage).state === 'error' || (data as EmbedMessage).state === 'expired')
   );
 }
