@@ -6,7 +6,7 @@ import { FormEmbedStatus } from './form-embed-status.js';
 import { formTarget } from './form-target.js';
 import { listenToFrame } from './frame-messages.js';
 import { failureKey, type MessageOverrides, messages } from './messages.js';
-import { failureOf, mintFailure } from './mint-failure.js';
+import { type MintFailure, mintFailure } from './mint-failure.js';
 import { mintThrough } from './mint-session.js';
 import { FRESHNESS_MARGIN_S, MAX_ATTEMPTS, remintBound, retryDelay } from './retry-policy.js';
 import { nearViewport, untilRetry } from './waits.js';
@@ -146,7 +146,18 @@ export class FormEmbedElement extends FormEmbedStatus {
 
   /** Reports a failed mint; resolves true, after the wait it calls for, when a retry is due. */
   async #failed(error: unknown, attempt: number, signal: AbortSignal) {
-    const { code, status, retryable, retryAfter: told } = failureOf(error);
+    // A FormSessionError (known by its name, so that two copies of the protocol package still
+    // agree), as it is, not copied; anything else a network failure, retried. Written here, not
+    // as a function of mint-failure.ts: terser kept a call that reads its argument twice as a
+    // function called at once (5 B gzip).
+    const {
+      code,
+      status,
+      retryable,
+      retryAfter: told,
+    } = (error as MintFailure | undefined)?.name === 'FormSessionError'
+      ? (error as MintFailure)
+      : mintFailure('unavailable', true);
     // A retryAfter that is not a finite number of seconds, 0 or more, reads as absent
     // (docs/contract.md#retry-after).
     const retryAfter = Number.isFinite(told) && (told as number) >= 0 ? told : undefined;

@@ -18,14 +18,3 @@ export function mintFailure(
 ): MintFailure {
   return { name: 'FormSessionError', code, status, retryable, retryAfter };
 }
-
-/**
- * What a rejected mint means: a FormSessionError (known by its name, so that two copies of the
- * protocol package still agree), anything else a network failure, retried. Returned as it is,
- * not copied: `form-embed-error` reads its fields, and its `retryAfter` only when it is usable.
- */
-export function failureOf(error: unknown): MintFailure {
-  return (error as MintFailure | undefined)?.name === 'FormSessionError'
-    ? (error as MintFailure)
-    : mintFailure('unavailable', true);
-}
