@@ -12,7 +12,11 @@ import {
   originOf,
 } from '../src/index.js';
 
-const label = fc.stringMatching(/^[a-zA-Z0-9]([a-zA-Z0-9-]{0,8}[a-zA-Z0-9])?$/);
+// Not xn--: such a label is Punycode, which the URL parser decodes, and refuses when it is none
+// (http://xn--a.example is no URL), so it is not "a host written in any case".
+const label = fc
+  .stringMatching(/^[a-zA-Z0-9]([a-zA-Z0-9-]{0,8}[a-zA-Z0-9])?$/)
+  .filter((text) => !/^xn--/i.test(text));
 const host = fc.array(label, { minLength: 1, maxLength: 3 }).map((labels) => labels.join('.'));
 const scheme = fc.constantFrom('http', 'https');
 const port = fc.option(fc.integer({ min: 1, max: 65535 }), { nil: undefined });
