@@ -6,6 +6,7 @@ import {
   isWithdrawnForTenant,
 } from '@form-embed/protocol';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { countAnswer } from './answer-metrics.js';
 import { isAuthorized } from './authorize.js';
 import type { CatalogueReads, ListedCoreForm, ListedForm, UserTenant } from './catalogue-reads.js';
 import { formRefRefusal } from './form-ref-refusal.js';
@@ -72,7 +73,9 @@ export function catalogueRoute(deps: CatalogueDependencies): RequestHandler {
       ),
     );
     const answer: Catalogue = { forms: candidates.filter((_, index) => allowed[index]) };
-    res.set('Cache-Control', 'no-store').status(200).json(answer);
+    res.set('Cache-Control', 'no-store').status(200);
+    countAnswer(res, 'ok');
+    res.json(answer);
   };
 }
 

@@ -1,8 +1,8 @@
 import { canonicalOrigin } from '@form-embed/protocol';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { isAllowedOrigin } from './allowed-origins-cors.js';
+import { countRefusedEarly } from './answer-metrics.js';
 import type { Logger } from './logger.js';
-import { countMintRefusedEarly } from './mint-metrics.js';
 import { REPEAT_WINDOW_MS } from './repeated-lines.js';
 import { sessionError } from './session-error-response.js';
 import { trustsSender } from './trusted-sender.js';
@@ -21,7 +21,7 @@ export function crossSiteGuard(
     try {
       refuseCrossSite(req, allowedOrigins, onForeignOrigin);
     } catch (refusal) {
-      countMintRefusedEarly(req, res);
+      countRefusedEarly(req, res);
       throw refusal;
     }
     next();

@@ -3,6 +3,7 @@ import { CATALOGUE_PATH } from '@form-embed/protocol';
 import express, { type Router } from 'express';
 import { corsForAllowedOrigins } from './allowed-origins-cors.js';
 import { answerError, noSuchRoute } from './answer-error.js';
+import { countCatalogueRequest } from './answer-metrics.js';
 import { CatalogueReads } from './catalogue-reads.js';
 import { catalogueRoute, requireSignInForCatalogue } from './catalogue-route.js';
 import { crossSiteGuard } from './csrf.js';
@@ -70,6 +71,7 @@ export function formEmbedSessions(options: FormEmbedSessionsOptions): FormEmbedS
   router.post('/core-forms/:slug/session', mintSession);
   router.get(
     CATALOGUE_PATH,
+    countCatalogueRequest,
     forwardRejection(resolveUserOnServer(resolveUser, logger)),
     requireSignInForCatalogue(config.catalogue.anonymous),
     limits.catalogue,

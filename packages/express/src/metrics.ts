@@ -3,6 +3,7 @@ import {
   type Attributes,
   type Counter,
   type Histogram,
+  type Meter,
   type MeterProvider,
   metrics,
 } from '@opentelemetry/api';
@@ -15,14 +16,22 @@ const METER_NAME = '@form-embed/express';
 const MetricNames = {
   mints: 'form_embed.mints',
   mintDuration: 'form_embed.mint.duration',
+  catalogueRequests: 'form_embed.catalogue.requests',
+  catalogueDuration: 'form_embed.catalogue.duration',
   upstreamDuration: 'form_embed.upstream.duration',
   limitRefusals: 'form_embed.limit.refusals',
   limitUncounted: 'form_embed.limit.uncounted',
 } as const;
 
+/** The two instruments of one kind of answered request: how many, and how long each took. */
+interface AnswerInstruments {
+  count: Counter;
+  duration: Histogram;
+}
+
 interface Instruments {
-  mints: Counter;
-  mintDuration: Histogram;
+  mints: AnswerInstruments;
+  catalogue: AnswerInstruments;
   upstreamDuration: Histogram;
   limitRefusals: Counter;
   limitUncounted: Counter;
@@ -47,16 +56,22 @@ function current(): Instruments {
     provider = now;
     const meter = now.getMeter(METER_NAME);
     instruments = {
-      mints: meter.createCounter(MetricNames.mints, {
-        description: 'Form-session mint requests answered, by form kind and outcome.',
+      mints: answerInstruments(meter, [MetricNames.mints, MetricNames.mintDuration], {
+        count: 'Form-session mint requests answered, by form kind and outcome.',
         unit: '{mint}',
-      }),
-      mintDuration: meter.createHistogram(MetricNames.mintDuration, {
-        description:
+        duration:
           'Duration of mint requests, from the route to the answer (the user, the limits, the service), by form kind and outcome.',
-        unit: 's',
-        advice: { explicitBucketBoundaries: DURATION_BUCKETS },
       }),
+      catalogue: answerInstruments(
+        meter,
+        [MetricNames.catalogueRequests, MetricNames.catalogueDuration],
+        {
+          count: 'Catalogue (GET /forms) requests answered, by outcome.',
+          unit: '{request}',
+          duration:
+            'Duration of catalogue requests, from the route to the answer (the user, the limit, the reads or their cache, authorize), by outcome.',
+        },
+      ),
       upstreamDuration: meter.createHistogram(MetricNames.upstreamDuration, {
         description: "Duration of requests to the service's API, until the answer is read.",
         unit: 's',
@@ -76,13 +91,33 @@ function current(): Instruments {
   return instruments;
 }
 
+/** What an answered request asked for, as counted: a mint of a form of that kind, or the catalogue. */
+export type AnsweredRequest = FormTarget['kind'] | 'catalogue';
+
+/** The counter and the duration histogram of one kind of answered request, in seconds. */
+function answerInstruments(
+  meter: Meter,
+  [countName, durationName]: [string, string],
+  { count, unit, duration }: { count: string; unit: string; duration: string },
+): AnswerInstruments {
+  return {
+    count: meter.createCounter(countName, { description: count, unit }),
+    duration: meter.createHistogram(durationName, {
+      description: duration,
+      unit: 's',
+      advice: { explicitBucketBoundaries: DURATION_BUCKETS },
+    }),
+  };
+}
+
 /**
- * One answered mint request: `outcome` is `ok` or the SessionError code answered. A code the
- * service added after this release counts as `new_code`: the service picks those, so they would
- * make a series each (the browser still gets the code itself).
+ * One answered mint (`form_embed.mints`) or catalogue request (`form_embed.catalogue.requests`):
+ * `outcome` is `ok` or the SessionError code answered. A code the service added after this
+ * release counts as `new_code`: the service picks those, so they would make a series each (the
+ * browser still gets the code itself).
  */
-export function recordMint(
-  kind: FormTarget['kind'],
+export function recordAnswer(
+  request: AnsweredRequest,
   answered: string,
   status: number,
   startedAt: number,
@@ -92,14 +127,14 @@ export function recordMint(
       ? answered
       : 'new_code';
   const attributes: Attributes = {
-    'form_embed.form.kind': kind,
     'form_embed.outcome': outcome,
     'http.response.status_code': status,
   };
   if (outcome !== 'ok') attributes['error.type'] = outcome;
-  const { mints, mintDuration } = current();
-  mints.add(1, attributes);
-  mintDuration.record((performance.now() - startedAt) / 1000, attributes);
+  if (request !== 'catalogue') attributes['form_embed.form.kind'] = request;
+  const { count, duration } = request === 'catalogue' ? current().catalogue : current().mints;
+  count.add(1, attributes);
+  duration.record((performance.now() - startedAt) / 1000, attributes);
 }
 
 /**

@@ -1,12 +1,12 @@
 import type { FormTarget, MintResponse } from '@form-embed/protocol';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { countAnswer, countRequest } from './answer-metrics.js';
 import { describeTarget, isAuthorized } from './authorize.js';
 import { refuseNonJson } from './csrf.js';
 import { type EmbedOriginCache, embedOriginFor } from './embed-origins.js';
 import { formRefRefusal } from './form-ref-refusal.js';
 import { readJsonBody } from './json-body.js';
 import type { Logger } from './logger.js';
-import { countAnswer, countMint } from './mint-metrics.js';
 import type { FormEmbedSessionsConfig, ResolvedUser } from './options.js';
 import { passesLimit } from './request-limits.js';
 import type { ServiceClient } from './service-client.js';
@@ -42,7 +42,7 @@ function targetOf(req: Request): FormTarget {
 export function mintRoute(deps: MintDependencies): RequestHandler {
   return function mintSession(req: Request, res: Response, next: NextFunction): void {
     const target = targetOf(req);
-    countMint(res, target.kind);
+    countRequest(res, target.kind);
     const refusal = formRefRefusal(target);
     if (refusal !== undefined) throw sessionError('invalid_request', refusal);
     refuseNonJson(req);

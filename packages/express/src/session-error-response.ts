@@ -6,7 +6,7 @@ import {
   type SessionErrorDetail,
 } from '@form-embed/protocol';
 import type { Response } from 'express';
-import { countAnswer } from './mint-metrics.js';
+import { countAnswer } from './answer-metrics.js';
 import { sessionErrorMessages } from './session-error-messages.js';
 
 /** A SessionError as the middleware answers it: the body's detail, the status, and `Retry-After` when due. */

@@ -172,6 +172,54 @@ describe('metrics through the OpenTelemetry API', () => {
     );
   });
 
+  test('every catalogue request answered is counted and timed by outcome: ok (a cached one too), a service failure, and refusals by the limit, as cross-site and as signed out', async () => {
+    await using portal = await mountMiddleware(watch, {
+      apiKey: sandbox.apiKey,
+      baseUrl: sandbox.baseUrl,
+      limit: { catalogue: 3 },
+    });
+    const exported = registerSdk();
+    // The key refused on the first read of a cold cache (forms, coreForms or the user's client).
+    sandbox.control.fail({ kind: 'error', code: 'invalid_api_key', status: 401, scope: 'api' });
+    const failed = await portal.request('/forms', { session: 'adele' });
+    assert.equal(failed.status, 401, failed.text);
+    assert.equal((await portal.request('/forms', { session: 'adele' })).status, 200);
+    const readsSoFar = portal.upstream.length;
+    assert.equal((await portal.request('/forms', { session: 'adele' })).status, 200);
+    assert.equal(portal.upstream.length, readsSoFar, 'the third menu is answered from the cache');
+    assert.equal((await portal.request('/forms', { session: 'adele' })).status, 429);
+    assert.equal((await portal.request('/forms')).status, 401);
+    const headers = { origin: 'https://elsewhere.example', 'sec-fetch-site': 'cross-site' };
+    assert.equal((await portal.request('/forms', { session: 'adele', headers })).status, 403);
+    const all = (await exported()).flatMap((scope) => scope.metrics);
+    const failure = (code: string, status: number) => ({
+      'form_embed.outcome': code,
+      'error.type': code,
+      'http.response.status_code': status,
+      value: 1,
+    });
+    const requests = pointsOf(all, 'form_embed.catalogue.requests');
+    assert.deepEqual(
+      new Set(requests),
+      new Set([
+        { 'form_embed.outcome': 'ok', 'http.response.status_code': 200, value: 2 },
+        failure('invalid_api_key', 401),
+        failure('rate_limited', 429),
+        failure('sign_in_required', 401),
+        failure('forbidden', 403),
+      ]),
+    );
+    assert.deepEqual(
+      new Set(pointsOf(all, 'form_embed.catalogue.duration')),
+      new Set(requests),
+      'each catalogue request is timed too, under the attributes it is counted with',
+    );
+    assert.ok(
+      all.every((data) => data.descriptor.name !== 'form_embed.mints'),
+      'no catalogue request is counted as a mint',
+    );
+  });
+
   test('requests a limit could not count (limit.store down) are counted by limit and outcome: passed on, or refused', async () => {
     const downStore = () => ({
       increment: () => Promise.reject(new Error('ECONNREFUSED')),
