@@ -79,7 +79,10 @@ describe('an upstream that fails or answers outside the contract', () => {
       },
     });
     // Only the middleware's own timers: sockets and the portal's server keep real time.
-    const clock = FakeTimers.install({ toFake: ['setTimeout', 'clearTimeout'] });
+    const clock = FakeTimers.install({
+      toFake: ['setTimeout', 'clearTimeout'],
+      shouldClearNativeTimers: true,
+    });
     try {
       let settled = false;
       const answered = impatient.mint(microsoftForm, { session: 'adele' }).finally(() => {

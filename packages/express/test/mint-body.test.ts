@@ -209,7 +209,10 @@ describe('the mint request body (read only to refuse a malformed one)', () => {
     );
     await withoutUpstream(slow, async () => {
       // Only the middleware's own timers: sockets and the portal's server keep real time.
-      const clock = FakeTimers.install({ toFake: ['setTimeout', 'clearTimeout'] });
+      const clock = FakeTimers.install({
+        toFake: ['setTimeout', 'clearTimeout'],
+        shouldClearNativeTimers: true,
+      });
       try {
         // Ten bytes announced, one sent, and the rest never.
         const { received, closed } = await sendMintHead(slow, { announced: 10, sent: '{' });
@@ -258,7 +261,10 @@ describe('the mint request body (read only to refuse a malformed one)', () => {
     await slow.mint(openForm); // the embed origins are read, so nothing upstream is in flight
     process.on('uncaughtException', onUncaught);
     await withoutUpstream(slow, async () => {
-      clock = FakeTimers.install({ toFake: ['setTimeout', 'clearTimeout'] });
+      clock = FakeTimers.install({
+        toFake: ['setTimeout', 'clearTimeout'],
+        shouldClearNativeTimers: true,
+      });
       try {
         const { socket, received } = await sendMintHead(slow, {
           announced: 2,

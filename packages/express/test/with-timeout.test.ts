@@ -5,7 +5,10 @@ import { withTimeout } from '../src/with-timeout.js';
 
 test('work that settles in the turn after the timer fired wins, and timedOut is never called', async () => {
   // The bound's timer, then the one settling the work, both due at 1 ms; then the extra turn.
-  const clock = FakeTimers.install({ toFake: ['setTimeout', 'clearTimeout', 'setImmediate'] });
+  const clock = FakeTimers.install({
+    toFake: ['setTimeout', 'clearTimeout', 'setImmediate'],
+    shouldClearNativeTimers: true,
+  });
   try {
     let calls = 0;
     let answer: (value: string) => void = () => {};

@@ -6,7 +6,10 @@ import { sleep } from '../src/sleep.js';
 // The latency and delay faults wait with `sleep`; the delay fault is checked over HTTP in
 // control.test.ts, where a latency as long cannot be told from a held request without waiting.
 test("sleep longer than Node's longest timer (2^31 - 1 ms) waits that longest timer, not 1 ms", async (t) => {
-  const clock = FakeTimers.install({ toFake: ['setTimeout', 'clearTimeout'] });
+  const clock = FakeTimers.install({
+    toFake: ['setTimeout', 'clearTimeout'],
+    shouldClearNativeTimers: true,
+  });
   t.after(() => clock.uninstall());
   let slept = false;
   void sleep(3e9).then(() => {
