@@ -29,6 +29,10 @@ const others = { en: { fr, es }, de: { it, nl } };
 
 for (const lang of ['en', 'de'] as const) {
   test(`screenshots of every state of <form-embed>, ${lang}`, async ({ page, demo }, testInfo) => {
+    // Eleven states, each photographed in three languages: 33 screenshots of a page framing a
+    // cross-site form, 13 s on this 2-core machine at load 8 and 23 s at load 13, too near a
+    // check's 30 s (the demo screenshots' seven get 60 s).
+    test.slow();
     const stage = page.locator('.stage');
     /** Photographs the state, then in each of its other packs, saying `key` (and `button`). */
     const shot = async (name: string, key?: keyof typeof fr, button?: 'retry' | 'dismiss') => {
