@@ -23,6 +23,9 @@ before(async () => {
     apiKey,
     baseUrl: upstream.baseUrl,
     resolveUser: () => ({ userIdentifier: 'pat@portal.example' }),
+    // One router for the whole file: its tests' mints share one user's count and one minute,
+    // which the default of 10 would reach as tests are added. The limits have tests of their own.
+    limit: { mints: 1000 },
   });
 });
 
