@@ -119,7 +119,10 @@ export class FormEmbedElement extends FormEmbedStatus {
       await nearViewport(this, signal);
     }
     for (let attempt = 1; ; attempt++) {
-      // A wait may end in the same task as the run (an `online` listener that removes the element).
+      // With an update pending (a new form-id, then remint(), in one task) the mint waits for it,
+      // which may end this run: a mint aborted at once still reaches the service. A wait may end
+      // in the same task as the run (an `online` listener that removes the element).
+      if (this.isUpdatePending) await 0;
       if (signal.aborted) return;
       const started = performance.now();
       try {

@@ -44,6 +44,37 @@ describe('<form-embed> lifecycle', () => {
     }
   });
 
+  // A mint aborted in the task that asked for it still reaches the middleware in Chromium, and
+  // spends a handle and the user's and the organisation's mint limits.
+  for (const [what, change] of [
+    ['formId set', (element: FormEmbedElement) => (element.formId = 'f2')],
+    ['form-id set', (element: FormEmbedElement) => element.setAttribute('form-id', 'f2')],
+  ] as const) {
+    it(`${what} and remint() in one task: one mint, for the new form`, async () => {
+      const { element, calls } = await mountFramed();
+      change(element);
+      element.remint();
+      await settle(element);
+      expect(calls.slice(1).map((call) => call.target)).to.deep.equal([
+        { kind: 'form', formId: 'f2' },
+      ]);
+      expect(calls[1]?.signal.aborted).to.equal(false);
+    });
+  }
+
+  it('remint() twice after a change that starts no run (a new requestInit): one mint', async () => {
+    const { element, calls } = await mountFramed();
+    element.requestInit = { headers: { 'X-CSRF-Token': 'new' } };
+    element.remint();
+    element.remint();
+    await settle(element);
+    expect(calls).to.have.length(2);
+    expect(calls[1]?.signal.aborted).to.equal(false);
+    calls[1]?.resolve(session());
+    await settle(element);
+    expect(element.state).to.equal('framed');
+  });
+
   it('mints a Core form by core-slug', async () => {
     const stub = sessionStub();
     await fixture(

@@ -152,4 +152,16 @@ describe('<form-embed> embed messages', () => {
     expect(calls).to.have.length(2);
     expect(calls[1]?.signal.aborted).to.equal(false);
   });
+
+  it('a form-embed-remint listener that sets requestInit and calls remint() makes one mint, not two', async () => {
+    const { element, calls } = await mountFramed();
+    element.addEventListener('form-embed-remint', () => {
+      element.requestInit = { headers: { 'X-CSRF-Token': 'new' } };
+      element.remint();
+    });
+    post(errorMessage('expired'), embedOrigin, frameOf(element)?.contentWindow ?? null);
+    await settle(element);
+    expect(calls).to.have.length(2);
+    expect(calls[1]?.signal.aborted).to.equal(false);
+  });
 });

@@ -25,6 +25,9 @@ async function remintAfter(
   mounted?: Awaited<ReturnType<typeof mountFramed>>,
 ) {
   const framed = mounted ?? (await mountFramed());
+  // The frame's message comes in a task of its own, after the update that messages set here ask
+  // for: a mint asked for with an update pending waits for it.
+  await framed.element.updateComplete;
   post(errorMessage(state), embedOrigin, frameOf(framed.element)?.contentWindow ?? null);
   framed.calls.at(-1)?.resolve(session());
   await settle(framed.element);

@@ -35,6 +35,8 @@ async function withNotice(style: string, lapsed?: string) {
   const { element, calls } = mounted;
   element.style.cssText = style;
   if (lapsed) element.messages = { lapsed };
+  // The frame's message comes in a task of its own, after the update messages ask for.
+  await element.updateComplete;
   post(errorMessage('expired'), embedOrigin, frameOf(element)?.contentWindow ?? null);
   calls.at(-1)?.resolve(session());
   await settle(element);
