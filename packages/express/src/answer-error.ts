@@ -1,6 +1,13 @@
 import type { NextFunction, Request, Response } from 'express';
+import { countBrowserGone } from './answer-metrics.js';
+import { BrowserGone, isBrowserGone } from './browser-gone.js';
 import { describe, type Logger } from './logger.js';
-import { SessionErrorResponse, sendSessionError, sessionError } from './session-error-response.js';
+import {
+  type SessionErrorAnswer,
+  SessionErrorResponse,
+  sendSessionError,
+  sessionError,
+} from './session-error-response.js';
 
 /** Any method or path under the mount that is not a route: `not_found`. */
 export function noSuchRoute(): never {
@@ -15,20 +22,19 @@ export function answerError(logger: Logger) {
     res: Response,
     next: NextFunction,
   ): void {
-    if (res.headersSent) {
+    if (error instanceof BrowserGone) {
+      countBrowserGone(res);
+    } else if (res.headersSent) {
       next(error);
     } else if (error instanceof SessionErrorResponse) {
-      sendSessionError(res, error.answer);
+      answer(res, error.answer);
     } else if (isClientError(error)) {
-      sendSessionError(res, sessionError('invalid_request', 'The request is malformed.').answer);
+      answer(res, sessionError('invalid_request', 'The request is malformed.').answer);
     } else {
       logger.error('unexpected failure while answering a form-session request', {
         error: describe(error),
       });
-      sendSessionError(
-        res,
-        sessionError('internal_error', 'Unexpected error in the middleware.').answer,
-      );
+      answer(res, sessionError('internal_error', 'Unexpected error in the middleware.').answer);
     }
   };
 }
@@ -37,4 +43,10 @@ export function answerError(logger: Logger) {
 function isClientError(error: unknown): boolean {
   const status = (error as { status?: unknown } | null)?.status;
   return typeof status === 'number' && status >= 400 && status < 500;
+}
+
+/** Sends `answer`, unless the browser has gone: then nothing is written, and it is counted so. */
+function answer(res: Response, answer: SessionErrorAnswer): void {
+  if (isBrowserGone(res)) countBrowserGone(res);
+  else sendSessionError(res, answer);
 }

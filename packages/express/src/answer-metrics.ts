@@ -1,6 +1,6 @@
 import { CATALOGUE_PATH } from '@form-embed/protocol';
 import type { NextFunction, Request, Response } from 'express';
-import { type AnsweredRequest, recordAnswer } from './metrics.js';
+import { type AnsweredRequest, CLIENT_CLOSED, recordAnswer } from './metrics.js';
 
 const countedRequest = Symbol('form-embed counted request');
 
@@ -32,11 +32,21 @@ export function countCatalogueRequest(_req: Request, res: Response, next: NextFu
 
 /** Counts the answer of a marked request once, as `ok` or its SessionError code; other routes are not counted. */
 export function countAnswer(res: Response, outcome: string): void {
+  const mark = takeMark(res);
+  if (mark !== undefined) recordAnswer(mark.request, outcome, res.statusCode, mark.startedAt);
+}
+
+/** Counts a marked request whose browser went before its answer: `client_closed_request`, no status. */
+export function countBrowserGone(res: Response): void {
+  const mark = takeMark(res);
+  if (mark !== undefined) recordAnswer(mark.request, CLIENT_CLOSED, undefined, mark.startedAt);
+}
+
+function takeMark(res: Response): CountMark | undefined {
   const locals = res.locals as Record<symbol, CountMark | undefined>;
   const mark = locals[countedRequest];
-  if (mark === undefined) return;
   locals[countedRequest] = undefined;
-  recordAnswer(mark.request, outcome, res.statusCode, mark.startedAt);
+  return mark;
 }
 
 /** The two mint routes, as the router matches them (without case, a trailing slash allowed). */

@@ -110,26 +110,30 @@ function answerInstruments(
   };
 }
 
+/** The outcome of a request whose browser went before its answer (nginx's name for it). */
+export const CLIENT_CLOSED = 'client_closed_request';
+
 /**
  * One answered mint (`form_embed.mints`) or catalogue request (`form_embed.catalogue.requests`):
- * `outcome` is `ok` or the SessionError code answered. A code the service added after this
- * release counts as `new_code`: the service picks those, so they would make a series each (the
- * browser still gets the code itself).
+ * `outcome` is `ok`, the SessionError code answered, or `client_closed_request` with no status
+ * (nothing was answered). A code the service added after this release counts as `new_code`: the
+ * service picks those, so they would make a series each (the browser still gets the code itself).
  */
 export function recordAnswer(
   request: AnsweredRequest,
   answered: string,
-  status: number,
+  status: number | undefined,
   startedAt: number,
 ): void {
   const outcome =
-    answered === 'ok' || isKnownSessionErrorCode(answered) || isPortalErrorCode(answered)
+    answered === 'ok' ||
+    answered === CLIENT_CLOSED ||
+    isKnownSessionErrorCode(answered) ||
+    isPortalErrorCode(answered)
       ? answered
       : 'new_code';
-  const attributes: Attributes = {
-    'form_embed.outcome': outcome,
-    'http.response.status_code': status,
-  };
+  const attributes: Attributes = { 'form_embed.outcome': outcome };
+  if (status !== undefined) attributes['http.response.status_code'] = status;
   if (outcome !== 'ok') attributes['error.type'] = outcome;
   if (request !== 'catalogue') attributes['form_embed.form.kind'] = request;
   const { count, duration } = request === 'catalogue' ? current().catalogue : current().mints;

@@ -1,7 +1,8 @@
 import type { FormTarget, MintResponse } from '@form-embed/protocol';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { countAnswer, countRequest } from './answer-metrics.js';
+import { countAnswer, countBrowserGone, countRequest } from './answer-metrics.js';
 import { describeTarget, isAuthorized } from './authorize.js';
+import { BrowserGone, browserGoneController, isBrowserGone } from './browser-gone.js';
 import { refuseNonJson } from './csrf.js';
 import { type EmbedOriginCache, embedOriginFor } from './embed-origins.js';
 import { formRefRefusal } from './form-ref-refusal.js';
@@ -65,10 +66,14 @@ async function answerMint(deps: MintDependencies, req: Request, res: Response, t
       `The portal does not allow this user ${describeTarget(target)}.`,
     );
   }
+  // A browser that has gone gets no mint, and spends none of the count below.
+  if (isBrowserGone(res)) throw new BrowserGone('the browser has gone');
   // Last before the mint: the one count every signed-out visitor shares, which only a mint that
   // goes upstream may spend.
   if (user === undefined && !(await passesLimit(deps.signedOutMintLimit, req, res))) return;
-  const answer = await mintOnEmbedOrigin(deps, target, user);
+  const answer = await mintOnEmbedOrigin(deps, target, user, browserGoneController(res));
+  // Spent, but nobody reads it: nothing is written to a closed response.
+  if (isBrowserGone(res)) return countBrowserGone(res);
   res.statusCode = 200;
   countAnswer(res, 'ok');
   // Not res.json: its ETag (a SHA-1 of every answer) is of no use on a single-use, no-store answer.
@@ -87,9 +92,11 @@ async function mintOnEmbedOrigin(
   deps: MintDependencies,
   target: FormTarget,
   user: ResolvedUser,
+  browserGone: AbortController,
 ): Promise<MintResponse> {
   let origins = deps.embedOrigins.lastGood ?? (await deps.embedOrigins.get());
-  const session = await deps.client.mint(target, user).catch((error: unknown) => {
+  // Not sent once the browser has gone (BrowserGone), ended if it goes while the mint is out.
+  const session = await deps.client.mint(target, user, browserGone).catch((error: unknown) => {
     throw user === undefined && isInvalidRequest(error) ? portalError('sign_in_required') : error;
   });
   const urlOrigin = session.embedUrlOrigin;

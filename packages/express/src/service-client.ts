@@ -63,14 +63,27 @@ export class ServiceClient {
     this.#warnOnce = warnOnce(config.logger);
   }
 
-  /** One `POST` to the form-session endpoint of `target`, with `{user}` and nothing else. */
-  async mint(target: FormTarget, user: ResolvedUser): Promise<MintedSession> {
+  /**
+   * One `POST` to the form-session endpoint of `target`, with `{user}` and nothing else; not
+   * sent, or ended, once `cutOff` is aborted (rejecting with its reason).
+   */
+  async mint(
+    target: FormTarget,
+    user: ResolvedUser,
+    cutOff?: AbortController,
+  ): Promise<MintedSession> {
     const [route, params] =
       target.kind === 'form'
         ? (['formSession', { formId: target.formId }] as const)
         : (['coreFormSession', { slug: target.slug }] as const);
     const body = user === undefined ? {} : { user };
-    const answer = await requestUpstream(this.#config, { method: 'POST', route, params, body });
+    const answer = await requestUpstream(this.#config, {
+      method: 'POST',
+      route,
+      params,
+      body,
+      cutOff,
+    });
     if (!isSuccess(answer.status)) throw this.#errors.refusal(route, answer);
     const session = FormSessionAnswerSchema.safeParse(answer.body);
     const embedUrlOrigin = session.success ? embedUrlOriginOf(session.data.embedUrl) : undefined;

@@ -1,0 +1,275 @@
+import assert from 'node:assert/strict';
+import { request as httpRequest } from 'node:http';
+import { after, before, beforeEach, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { FormEmbedSessionsOptions } from '@form-embed/express';
+import { type FormSessionUser, type FormTarget, mintPath } from '@form-embed/protocol';
+import { fixtureIds, type Sandbox, startSandbox } from '@form-embed/sandbox';
+import { metrics } from '@opentelemetry/api';
+import {
+  AggregationTemporality,
+  type DataPoint,
+  InMemoryMetricExporter,
+  MeterProvider,
+  type MetricData,
+  PeriodicExportingMetricReader,
+} from '@opentelemetry/sdk-metrics';
+import type { Express, Response } from 'express';
+import {
+  type MountedMiddleware,
+  mountMiddleware,
+  openForm,
+  PORTAL_SESSION_HEADER,
+  portalUsers,
+} from './helpers/harness.js';
+import { SecretWatch } from './helpers/secret-watch.js';
+
+// A browser that has gone (the page removed the element, a new form, a remint, or the person
+// left) closes its mint request: the middleware mints nothing more for it, and answers nothing.
+
+const watch = new SecretWatch();
+const microsoftForm = { kind: 'form', formId: fixtureIds.forms.microsoft } as const;
+const mintCount = () => sandbox.control.stats()['POST /api/v1/forms/{formId}/session'] ?? 0;
+let sandbox: Sandbox;
+let exporter: InMemoryMetricExporter;
+let reader: PeriodicExportingMetricReader;
+
+before(async () => {
+  sandbox = await startSandbox();
+  exporter = new InMemoryMetricExporter(AggregationTemporality.DELTA);
+  reader = new PeriodicExportingMetricReader({ exporter, exportIntervalMillis: 3_600_000 });
+  metrics.disable();
+  metrics.setGlobalMeterProvider(new MeterProvider({ readers: [reader] }));
+});
+
+beforeEach(() => sandbox.control.reset());
+
+after(async () => {
+  metrics.disable();
+  await sandbox.close();
+  await watch.assertNoSecret([sandbox.apiKey]);
+});
+
+/** The `form_embed.mints` points exported since the last call, as outcome and status. */
+async function mintsCounted(): Promise<Record<string, unknown>[]> {
+  return (await exportedSince())
+    .filter((data) => data.descriptor.name === 'form_embed.mints')
+    .flatMap((data) => data.dataPoints as DataPoint<number>[])
+    .map((point) => ({
+      outcome: point.attributes['form_embed.outcome'],
+      status: point.attributes['http.response.status_code'],
+      value: point.value,
+    }));
+}
+
+/** Every metric exported since the last call (of this or `mintsCounted`). */
+async function exportedSince(): Promise<MetricData[]> {
+  await reader.forceFlush();
+  const all = exporter.getMetrics().flatMap((m) => m.scopeMetrics.flatMap((s) => s.metrics));
+  exporter.reset();
+  return all;
+}
+
+function deferred<T = void>() {
+  let resolve: (value: T) => void = () => {};
+  const promise = new Promise<T>((done) => {
+    resolve = done;
+  });
+  return { promise, resolve };
+}
+
+/** What the portal app saw of each mint response: closed before it was written, and written after. */
+interface ResponseWatch {
+  closedUnwritten: Promise<void>;
+  writtenAfterClose: boolean;
+}
+
+/** Watches the next response of the portal app (mount this before the middleware). */
+function watchResponses(app: Express, watched: ResponseWatch[]) {
+  app.use((_req, res: Response, next) => {
+    const closed = deferred();
+    const seen: ResponseWatch = { closedUnwritten: closed.promise, writtenAfterClose: false };
+    watched.push(seen);
+    res.on('close', () => {
+      if (!res.writableFinished) closed.resolve();
+    });
+    const end = res.end.bind(res);
+    res.end = ((...args: Parameters<typeof res.end>) => {
+      if (res.closed) seen.writtenAfterClose = true;
+      return end(...args);
+    }) as typeof res.end;
+    next();
+  });
+}
+
+/** Sends a mint over `node:http` (signed in unless `session` is undefined) and returns a function that drops it, as a browser's abort does. */
+function startMint(
+  portal: MountedMiddleware,
+  target: FormTarget = microsoftForm,
+  session: string | undefined = 'adele',
+): () => void {
+  const endpoint = new URL(portal.server.endpoint);
+  const outgoing = httpRequest({
+    host: endpoint.hostname,
+    port: endpoint.port,
+    path: `${endpoint.pathname}${mintPath(target)}`,
+    method: 'POST',
+    headers: {
+      'sec-fetch-site': 'same-origin',
+      'content-type': 'application/json',
+      ...(session === undefined ? {} : { [PORTAL_SESSION_HEADER]: session }),
+    },
+  });
+  outgoing.on('error', () => {});
+  outgoing.end('{}');
+  return () => outgoing.destroy();
+}
+
+/**
+ * Mounts a portal whose `resolveUser` answers `user` only once the browser has dropped its mint
+ * of `target`, then gives the rest of that mint its turns (the user, the limits, `authorize` and
+ * the mint's request follow within a few). The metrics exported before the mint are dropped;
+ * `logs` are the lines logged since.
+ */
+async function mintDroppedDuringResolveUser(
+  options: Partial<FormEmbedSessionsOptions>,
+  target: FormTarget,
+  session: string | undefined,
+  user: FormSessionUser | undefined,
+) {
+  const asked = deferred();
+  const answerUser = deferred<FormSessionUser | undefined>();
+  const watched: ResponseWatch[] = [];
+  const portal = await mountMiddleware(
+    watch,
+    {
+      apiKey: sandbox.apiKey,
+      baseUrl: sandbox.baseUrl,
+      ...options,
+      resolveUser: () => {
+        asked.resolve();
+        return answerUser.promise;
+      },
+    },
+    (app) => watchResponses(app, watched),
+  );
+  await mintsCounted();
+  const logsBefore = watch.logLines.length;
+  const drop = startMint(portal, target, session);
+  await asked.promise;
+  drop();
+  await watched[0]?.closedUnwritten;
+  answerUser.resolve(user);
+  await sleep(200);
+  return { portal, watched, logs: watch.logLines.slice(logsBefore) };
+}
+
+test('a browser that goes while resolveUser is still running gets no mint: nothing reaches the service, nothing is written or logged, and the mint is counted as client_closed_request', async () => {
+  const dropped = await mintDroppedDuringResolveUser({}, microsoftForm, 'adele', portalUsers.adele);
+  await using portal = dropped.portal;
+  assert.equal(mintCount(), 0, 'a form-session request reached the service');
+  assert.deepEqual(
+    portal.upstream.filter((call) => call.method === 'POST'),
+    [],
+  );
+  assert.equal(
+    dropped.watched[0]?.writtenAfterClose,
+    false,
+    'an answer was written to the closed response',
+  );
+  assert.deepEqual(dropped.logs, []);
+  assert.deepEqual(await mintsCounted(), [
+    { outcome: 'client_closed_request', status: undefined, value: 1 },
+  ]);
+});
+
+test('a signed-out browser that goes before its mint leaves the count all signed-out visitors share unspent: it takes only mints that go to the service', async () => {
+  const dropped = await mintDroppedDuringResolveUser(
+    { limit: { signedOutMints: 1 } },
+    openForm,
+    undefined,
+    undefined,
+  );
+  await using portal = dropped.portal;
+  assert.equal(mintCount(), 0, 'a form-session request reached the service');
+  const next = await portal.mint(openForm);
+  assert.equal(next.status, 200, next.text);
+});
+
+test('a browser that goes while the mint is in flight has the upstream request aborted: nothing written, nothing logged, and the next mint works', async () => {
+  const sent = deferred<AbortSignal | undefined>();
+  const settled = deferred<unknown>();
+  const watched: ResponseWatch[] = [];
+  await using portal = await mountMiddleware(
+    watch,
+    {
+      apiKey: sandbox.apiKey,
+      baseUrl: sandbox.baseUrl,
+      fetch: async (input, init) => {
+        if (init?.method !== 'POST') return fetch(input, init);
+        sent.resolve(init.signal ?? undefined);
+        try {
+          const answer = await fetch(input, init);
+          settled.resolve(answer.status);
+          return answer;
+        } catch (error) {
+          settled.resolve(error);
+          throw error;
+        }
+      },
+    },
+    (app) => watchResponses(app, watched),
+  );
+  await mintsCounted();
+  sandbox.control.setLatency(2_000);
+  const logsBefore = watch.logLines.length;
+  const drop = startMint(portal);
+  const signal = await sent.promise;
+  drop();
+  await watched[0]?.closedUnwritten;
+  const outcome = await Promise.race([settled.promise, sleep(1_000, 'still waiting')]);
+  assert.ok(outcome instanceof Error, `the upstream request was not aborted: ${String(outcome)}`);
+  assert.equal(signal?.aborted, true);
+  assert.notEqual((signal?.reason as Error | undefined)?.name, 'TimeoutError');
+  await sleep(50);
+  assert.equal(
+    watched[0]?.writtenAfterClose,
+    false,
+    'an answer was written to the closed response',
+  );
+  assert.deepEqual(watch.logLines.slice(logsBefore), []);
+  const exported = await exportedSince();
+  const upstreamRecorded = exported
+    .filter((data) => data.descriptor.name === 'form_embed.upstream.duration')
+    .flatMap((data) => data.dataPoints.map((point) => point.attributes))
+    .filter((attributes) => attributes['form_embed.upstream.endpoint'] === 'formSession');
+  assert.deepEqual(upstreamRecorded, [], 'an aborted mint is no timeout nor network failure');
+  const mintsRecorded = exported
+    .filter((data) => data.descriptor.name === 'form_embed.mints')
+    .flatMap((data) => data.dataPoints.map((point) => point.attributes['form_embed.outcome']));
+  assert.deepEqual(mintsRecorded, ['client_closed_request']);
+  assert.deepEqual(await mintsCounted(), [], 'counted once');
+
+  sandbox.control.setLatency(0);
+  const next = await portal.mint(microsoftForm, { session: 'adele' });
+  assert.equal(next.status, 200, next.text);
+  assert.deepEqual(await mintsCounted(), [{ outcome: 'ok', status: 200, value: 1 }]);
+});
+
+test('a mint whose browser stays is answered as before, its upstream signal never aborted', async () => {
+  const signals: (AbortSignal | undefined)[] = [];
+  await using portal = await mountMiddleware(watch, {
+    apiKey: sandbox.apiKey,
+    baseUrl: sandbox.baseUrl,
+    fetch: (input, init) => {
+      if (init?.method === 'POST') signals.push(init.signal ?? undefined);
+      return fetch(input, init);
+    },
+  });
+  const logsBefore = watch.logLines.length;
+  const answer = await portal.mint(microsoftForm, { session: 'adele' });
+  assert.equal(answer.status, 200, answer.text);
+  assert.equal(signals.length, 1);
+  assert.equal(signals[0]?.aborted, false);
+  assert.deepEqual(watch.logLines.slice(logsBefore), []);
+});
