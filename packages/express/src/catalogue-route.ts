@@ -6,8 +6,9 @@ import {
   isWithdrawnForTenant,
 } from '@form-embed/protocol';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { countAnswer } from './answer-metrics.js';
+import { countAnswer, countBrowserGone } from './answer-metrics.js';
 import { isAuthorized } from './authorize.js';
+import { isBrowserGone } from './browser-gone.js';
 import type { CatalogueReads, ListedCoreForm, ListedForm, UserTenant } from './catalogue-reads.js';
 import { formRefRefusal } from './form-ref-refusal.js';
 import { describe, type Logger, shownValue } from './logger.js';
@@ -56,6 +57,9 @@ export function catalogueRoute(deps: CatalogueDependencies): RequestHandler {
   };
   const mintable = mintableEntries(deps.logger);
   return async function catalogue(req: Request, res: Response) {
+    // A browser that has gone is read nothing for. A read already out is not ended: concurrent
+    // menus share it, and it fills the cache.
+    if (isBrowserGone(res)) return countBrowserGone(res);
     const user = resolvedUserOf(res);
     const [forms, coreEntries] = await Promise.all([
       deps.reads.forms(),
@@ -73,6 +77,7 @@ export function catalogueRoute(deps: CatalogueDependencies): RequestHandler {
       ),
     );
     const answer: Catalogue = { forms: candidates.filter((_, index) => allowed[index]) };
+    if (isBrowserGone(res)) return countBrowserGone(res);
     res.set('Cache-Control', 'no-store').status(200);
     countAnswer(res, 'ok');
     res.json(answer);

@@ -50,10 +50,10 @@ after(async () => {
   await watch.assertNoSecret([sandbox.apiKey]);
 });
 
-/** The `form_embed.mints` points exported since the last call, as outcome and status. */
-async function mintsCounted(): Promise<Record<string, unknown>[]> {
+/** The points of `name` (`form_embed.mints`) exported since the last call, as outcome and status. */
+async function mintsCounted(name = 'form_embed.mints'): Promise<Record<string, unknown>[]> {
   return (await exportedSince())
-    .filter((data) => data.descriptor.name === 'form_embed.mints')
+    .filter((data) => data.descriptor.name === name)
     .flatMap((data) => data.dataPoints as DataPoint<number>[])
     .map((point) => ({
       outcome: point.attributes['form_embed.outcome'],
@@ -102,18 +102,21 @@ function watchResponses(app: Express, watched: ResponseWatch[]) {
   });
 }
 
-/** Sends a mint over `node:http` (signed in unless `session` is undefined) and returns a function that drops it, as a browser's abort does. */
-function startMint(
+/**
+ * Sends a mint of `target` (or `GET /forms`) over `node:http`, signed in unless `session` is
+ * undefined, and returns a function that drops it, as a browser's abort does.
+ */
+function startRequest(
   portal: MountedMiddleware,
-  target: FormTarget = microsoftForm,
+  target: FormTarget | 'catalogue' = microsoftForm,
   session: string | undefined = 'adele',
 ): () => void {
   const endpoint = new URL(portal.server.endpoint);
   const outgoing = httpRequest({
     host: endpoint.hostname,
     port: endpoint.port,
-    path: `${endpoint.pathname}${mintPath(target)}`,
-    method: 'POST',
+    path: `${endpoint.pathname}${target === 'catalogue' ? '/forms' : mintPath(target)}`,
+    method: target === 'catalogue' ? 'GET' : 'POST',
     headers: {
       'sec-fetch-site': 'same-origin',
       'content-type': 'application/json',
@@ -121,19 +124,19 @@ function startMint(
     },
   });
   outgoing.on('error', () => {});
-  outgoing.end('{}');
+  outgoing.end(target === 'catalogue' ? undefined : '{}');
   return () => outgoing.destroy();
 }
 
 /**
  * Mounts a portal whose `resolveUser` answers `user` only once the browser has dropped its mint
- * of `target`, then gives the rest of that mint its turns (the user, the limits, `authorize` and
- * the mint's request follow within a few). The metrics exported before the mint are dropped;
+ * of `target` (or its `GET /forms`), then gives the rest of that request its turns (the user,
+ * the limits, `authorize` and the upstream requests follow within a few). The metrics exported before the mint are dropped;
  * `logs` are the lines logged since.
  */
-async function mintDroppedDuringResolveUser(
+async function droppedDuringResolveUser(
   options: Partial<FormEmbedSessionsOptions>,
-  target: FormTarget,
+  target: FormTarget | 'catalogue',
   session: string | undefined,
   user: FormSessionUser | undefined,
 ) {
@@ -155,7 +158,7 @@ async function mintDroppedDuringResolveUser(
   );
   await mintsCounted();
   const logsBefore = watch.logLines.length;
-  const drop = startMint(portal, target, session);
+  const drop = startRequest(portal, target, session);
   await asked.promise;
   drop();
   await watched[0]?.closedUnwritten;
@@ -165,7 +168,7 @@ async function mintDroppedDuringResolveUser(
 }
 
 test('a browser that goes while resolveUser is still running gets no mint: nothing reaches the service, nothing is written or logged, and the mint is counted as client_closed_request', async () => {
-  const dropped = await mintDroppedDuringResolveUser({}, microsoftForm, 'adele', portalUsers.adele);
+  const dropped = await droppedDuringResolveUser({}, microsoftForm, 'adele', portalUsers.adele);
   await using portal = dropped.portal;
   assert.equal(mintCount(), 0, 'a form-session request reached the service');
   assert.deepEqual(
@@ -184,7 +187,7 @@ test('a browser that goes while resolveUser is still running gets no mint: nothi
 });
 
 test('a signed-out browser that goes before its mint leaves the count all signed-out visitors share unspent: it takes only mints that go to the service', async () => {
-  const dropped = await mintDroppedDuringResolveUser(
+  const dropped = await droppedDuringResolveUser(
     { limit: { signedOutMints: 1 } },
     openForm,
     undefined,
@@ -223,7 +226,7 @@ test('a browser that goes while the mint is in flight has the upstream request a
   await mintsCounted();
   sandbox.control.setLatency(2_000);
   const logsBefore = watch.logLines.length;
-  const drop = startMint(portal);
+  const drop = startRequest(portal);
   const signal = await sent.promise;
   drop();
   await watched[0]?.closedUnwritten;
@@ -272,4 +275,22 @@ test('a mint whose browser stays is answered as before, its upstream signal neve
   assert.equal(signals.length, 1);
   assert.equal(signals[0]?.aborted, false);
   assert.deepEqual(watch.logLines.slice(logsBefore), []);
+});
+
+test('a browser that goes before its menu is answered costs no read of the service: nothing written, nothing logged, counted as client_closed_request', async () => {
+  const dropped = await droppedDuringResolveUser({}, 'catalogue', 'adele', portalUsers.adele);
+  await using _portal = dropped.portal;
+  const reads = Object.entries(sandbox.control.stats()).filter(
+    ([route]) => route !== 'GET /api/v1/me',
+  );
+  assert.deepEqual(reads, [], 'the menu read the service');
+  assert.equal(
+    dropped.watched[0]?.writtenAfterClose,
+    false,
+    'an answer was written to the closed response',
+  );
+  assert.deepEqual(dropped.logs, []);
+  assert.deepEqual(await mintsCounted('form_embed.catalogue.requests'), [
+    { outcome: 'client_closed_request', status: undefined, value: 1 },
+  ]);
 });
