@@ -52,7 +52,12 @@ after(async () => {
 
 /** The points of `name` (`form_embed.mints`) exported since the last call, as outcome and status. */
 async function mintsCounted(name = 'form_embed.mints'): Promise<Record<string, unknown>[]> {
-  return (await exportedSince())
+  return answersIn(await exportedSince(), name);
+}
+
+/** The points of the answers counter `name` among `exported`, as outcome and status. */
+function answersIn(exported: MetricData[], name: string): Record<string, unknown>[] {
+  return exported
     .filter((data) => data.descriptor.name === name)
     .flatMap((data) => data.dataPoints as DataPoint<number>[])
     .map((point) => ({
@@ -60,6 +65,20 @@ async function mintsCounted(name = 'form_embed.mints'): Promise<Record<string, u
       status: point.attributes['http.response.status_code'],
       value: point.value,
     }));
+}
+
+/**
+ * Every metric exported from now until `name` has a point (a request's answer is counted once
+ * its route has ended), for at most 5 s.
+ */
+async function exportedUntil(name: string): Promise<MetricData[]> {
+  const exported: MetricData[] = [];
+  const deadline = Date.now() + 5_000;
+  while (answersIn(exported, name).length === 0 && Date.now() < deadline) {
+    await sleep(10);
+    exported.push(...(await exportedSince()));
+  }
+  return exported;
 }
 
 /** Every metric exported since the last call (of this or `mintsCounted`). */
@@ -130,9 +149,8 @@ function startRequest(
 
 /**
  * Mounts a portal whose `resolveUser` answers `user` only once the browser has dropped its mint
- * of `target` (or its `GET /forms`), then gives the rest of that request its turns (the user,
- * the limits, `authorize` and the upstream requests follow within a few). The metrics exported before the mint are dropped;
- * `logs` are the lines logged since.
+ * of `target` (or its `GET /forms`), and returns once that request is counted: `counted` (its
+ * points, as `mintsCounted` gives them) and `logs`, the lines logged meanwhile.
  */
 async function droppedDuringResolveUser(
   options: Partial<FormEmbedSessionsOptions>,
@@ -163,8 +181,9 @@ async function droppedDuringResolveUser(
   drop();
   await watched[0]?.closedUnwritten;
   answerUser.resolve(user);
-  await sleep(200);
-  return { portal, watched, logs: watch.logLines.slice(logsBefore) };
+  const name = target === 'catalogue' ? 'form_embed.catalogue.requests' : 'form_embed.mints';
+  const counted = answersIn(await exportedUntil(name), name);
+  return { portal, watched, counted, logs: watch.logLines.slice(logsBefore) };
 }
 
 test('a browser that goes while resolveUser is still running gets no mint: nothing reaches the service, nothing is written or logged, and the mint is counted as client_closed_request', async () => {
@@ -181,7 +200,7 @@ test('a browser that goes while resolveUser is still running gets no mint: nothi
     'an answer was written to the closed response',
   );
   assert.deepEqual(dropped.logs, []);
-  assert.deepEqual(await mintsCounted(), [
+  assert.deepEqual(dropped.counted, [
     { outcome: 'client_closed_request', status: undefined, value: 1 },
   ]);
 });
@@ -234,14 +253,13 @@ test('a browser that goes while the mint is in flight has the upstream request a
   assert.ok(outcome instanceof Error, `the upstream request was not aborted: ${String(outcome)}`);
   assert.equal(signal?.aborted, true);
   assert.notEqual((signal?.reason as Error | undefined)?.name, 'TimeoutError');
-  await sleep(50);
+  const exported = await exportedUntil('form_embed.mints');
   assert.equal(
     watched[0]?.writtenAfterClose,
     false,
     'an answer was written to the closed response',
   );
   assert.deepEqual(watch.logLines.slice(logsBefore), []);
-  const exported = await exportedSince();
   const upstreamRecorded = exported
     .filter((data) => data.descriptor.name === 'form_embed.upstream.duration')
     .flatMap((data) => data.dataPoints.map((point) => point.attributes))
@@ -290,7 +308,7 @@ test('a browser that goes before its menu is answered costs no read of the servi
     'an answer was written to the closed response',
   );
   assert.deepEqual(dropped.logs, []);
-  assert.deepEqual(await mintsCounted('form_embed.catalogue.requests'), [
+  assert.deepEqual(dropped.counted, [
     { outcome: 'client_closed_request', status: undefined, value: 1 },
   ]);
 });
