@@ -1,13 +1,8 @@
 import type { NextFunction, Request, Response } from 'express';
 import { countBrowserGone } from './answer-metrics.js';
-import { BrowserGone, isBrowserGone } from './browser-gone.js';
+import { BrowserGone } from './browser-gone.js';
 import { describe, type Logger } from './logger.js';
-import {
-  type SessionErrorAnswer,
-  SessionErrorResponse,
-  sendSessionError,
-  sessionError,
-} from './session-error-response.js';
+import { SessionErrorResponse, sendSessionError, sessionError } from './session-error-response.js';
 
 /** Any method or path under the mount that is not a route: `not_found`. */
 export function noSuchRoute(): never {
@@ -27,14 +22,17 @@ export function answerError(logger: Logger) {
     } else if (res.headersSent) {
       next(error);
     } else if (error instanceof SessionErrorResponse) {
-      answer(res, error.answer);
+      sendSessionError(res, error.answer);
     } else if (isClientError(error)) {
-      answer(res, sessionError('invalid_request', 'The request is malformed.').answer);
+      sendSessionError(res, sessionError('invalid_request', 'The request is malformed.').answer);
     } else {
       logger.error('unexpected failure while answering a form-session request', {
         error: describe(error),
       });
-      answer(res, sessionError('internal_error', 'Unexpected error in the middleware.').answer);
+      sendSessionError(
+        res,
+        sessionError('internal_error', 'Unexpected error in the middleware.').answer,
+      );
     }
   };
 }
@@ -43,10 +41,4 @@ export function answerError(logger: Logger) {
 function isClientError(error: unknown): boolean {
   const status = (error as { status?: unknown } | null)?.status;
   return typeof status === 'number' && status >= 400 && status < 500;
-}
-
-/** Sends `answer`, unless the browser has gone: then nothing is written, and it is counted so. */
-function answer(res: Response, answer: SessionErrorAnswer): void {
-  if (isBrowserGone(res)) countBrowserGone(res);
-  else sendSessionError(res, answer);
 }

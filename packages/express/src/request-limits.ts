@@ -1,6 +1,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { rateLimit, type Store } from 'express-rate-limit';
 import { BoundedMemoryStore } from './bounded-memory-store.js';
+import { isBrowserGone } from './browser-gone.js';
 import { GuardedStore, StoreBypassed } from './guarded-store.js';
 import { type LimitName, limitKey, mountPathPrefix } from './limit-key.js';
 import { describe, type Logger } from './logger.js';
@@ -169,7 +170,8 @@ export async function passesLimit(
       (error: unknown) => resolve(error ?? new Error('the limit failed')),
     );
   });
-  if (outcome === answered && !res.headersSent)
+  // A refusal for a browser that has gone writes nothing (sendSessionError).
+  if (outcome === answered && !res.headersSent && !isBrowserGone(res))
     throw new Error('the limit neither answered nor passed');
   if (outcome === answered) return false;
   if (outcome !== undefined) throw outcome;

@@ -6,7 +6,8 @@ import {
   type SessionErrorDetail,
 } from '@form-embed/protocol';
 import type { Response } from 'express';
-import { countAnswer } from './answer-metrics.js';
+import { countAnswer, countBrowserGone } from './answer-metrics.js';
+import { isBrowserGone } from './browser-gone.js';
 import { sessionErrorMessages } from './session-error-messages.js';
 
 /** A SessionError as the middleware answers it: the body's detail, the status, and `Retry-After` when due. */
@@ -46,8 +47,16 @@ export function portalError(code: PortalErrorCode): SessionErrorResponse {
   return new SessionErrorResponse({ code, message: sessionErrorMessages[code], retryable, status });
 }
 
-/** Sends `{error: {code, message, retryable}}` with the status, `Retry-After` when due, never cached. */
+/**
+ * Sends `{error: {code, message, retryable}}` with the status, `Retry-After` when due, never
+ * cached; unless the browser has gone: then nothing is written, and it is counted so (a refusal
+ * of a limit too, whose own count, `form_embed.limit.refusals`, is kept).
+ */
 export function sendSessionError(res: Response, answer: SessionErrorAnswer): void {
+  if (isBrowserGone(res)) {
+    countBrowserGone(res);
+    return;
+  }
   res.status(answer.status);
   countAnswer(res, answer.code);
   res.set('Cache-Control', 'no-store');

@@ -312,3 +312,48 @@ test('a browser that goes before its menu is answered costs no read of the servi
     { outcome: 'client_closed_request', status: undefined, value: 1 },
   ]);
 });
+
+test('a browser that goes while resolveUser runs, for a user over limit.mints, is written nothing and counted as client_closed_request, the refusal still counted in form_embed.limit.refusals', async () => {
+  const asked = deferred();
+  const answerUser = deferred<FormSessionUser | undefined>();
+  let slow = false;
+  const watched: ResponseWatch[] = [];
+  await using portal = await mountMiddleware(
+    watch,
+    {
+      apiKey: sandbox.apiKey,
+      baseUrl: sandbox.baseUrl,
+      limit: { mints: 1 },
+      resolveUser: () => {
+        if (!slow) return portalUsers.adele;
+        asked.resolve();
+        return answerUser.promise;
+      },
+    },
+    (app) => watchResponses(app, watched),
+  );
+  const first = await portal.mint(microsoftForm, { session: 'adele' });
+  assert.equal(first.status, 200, first.text);
+  await mintsCounted();
+  slow = true;
+  const logsBefore = watch.logLines.length;
+  const drop = startRequest(portal);
+  await asked.promise;
+  drop();
+  await watched[1]?.closedUnwritten;
+  answerUser.resolve(portalUsers.adele);
+  const exported = await exportedUntil('form_embed.mints');
+  assert.equal(
+    watched[1]?.writtenAfterClose,
+    false,
+    'an answer was written to the closed response',
+  );
+  assert.deepEqual(watch.logLines.slice(logsBefore), []);
+  assert.deepEqual(answersIn(exported, 'form_embed.mints'), [
+    { outcome: 'client_closed_request', status: undefined, value: 1 },
+  ]);
+  const refusals = exported
+    .filter((data) => data.descriptor.name === 'form_embed.limit.refusals')
+    .flatMap((data) => data.dataPoints.map((point) => point.value));
+  assert.deepEqual(refusals, [1]);
+});
