@@ -58,6 +58,8 @@ async function answerMint(deps: MintDependencies, req: Request, res: Response, t
   // whether the form needs a user may read the forms list, and `authorize` is the portal's own
   // work, neither of which one user or a flood of anonymous requests may ask for without bound.
   if (!(await passesLimit(deps.mintLimit, req, res))) return;
+  // A browser that has gone (while resolveUser ran, say) is asked nothing more for.
+  refuseGoneBrowser(res);
   // Before `authorize`, which may expect a user.
   if (user === undefined) await deps.refuseSignedOut(target);
   if (!(await isAuthorized(deps.authorize, req, target, deps.logger))) {
@@ -66,8 +68,8 @@ async function answerMint(deps: MintDependencies, req: Request, res: Response, t
       `The portal does not allow this user ${describeTarget(target)}.`,
     );
   }
-  // A browser that has gone gets no mint, and spends none of the count below.
-  if (isBrowserGone(res)) throw new BrowserGone('the browser has gone');
+  // Nor gets a mint, or spends any of the count below, if it went while authorize ran.
+  refuseGoneBrowser(res);
   // Last before the mint: the one count every signed-out visitor shares, which only a mint that
   // goes upstream may spend.
   if (user === undefined && !(await passesLimit(deps.signedOutMintLimit, req, res))) return;
@@ -79,6 +81,11 @@ async function answerMint(deps: MintDependencies, req: Request, res: Response, t
   // Not res.json: its ETag (a SHA-1 of every answer) is of no use on a single-use, no-store answer.
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
   res.end(JSON.stringify(answer));
+}
+
+/** Ends the request, answering nothing (`client_closed_request`), when its browser has gone. */
+function refuseGoneBrowser(res: Response): void {
+  if (isBrowserGone(res)) throw new BrowserGone('the browser has gone');
 }
 
 /**

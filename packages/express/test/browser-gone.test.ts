@@ -200,10 +200,21 @@ async function droppedDuringResolveUser(
   return { portal, watched, counted, logs: watch.logLines.slice(logsBefore) };
 }
 
-test('a browser that goes while resolveUser is still running gets no mint: nothing reaches the service, nothing is written or logged, and the mint is counted as client_closed_request', async () => {
-  const dropped = await droppedDuringResolveUser({}, microsoftForm, 'adele', portalUsers.adele);
+test('a browser that goes while resolveUser is still running gets no mint: nothing reaches the service, authorize is not asked, nothing is written or logged, and the mint is counted as client_closed_request', async () => {
+  let authorizeAsked = 0;
+  const authorize = () => {
+    authorizeAsked++;
+    return true;
+  };
+  const dropped = await droppedDuringResolveUser(
+    { authorize },
+    microsoftForm,
+    'adele',
+    portalUsers.adele,
+  );
   await using portal = dropped.portal;
   assert.equal(mintCount(), 0, 'a form-session request reached the service');
+  assert.equal(authorizeAsked, 0, "the portal's authorize was asked for a browser that had gone");
   assert.deepEqual(
     portal.upstream.filter((call) => call.method === 'POST'),
     [],
