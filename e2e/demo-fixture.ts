@@ -1,5 +1,5 @@
 import type { MintResponse } from '@form-embed/protocol';
-import { test as base, type Frame, type Locator, type Page } from '@playwright/test';
+import { test as base, expect, type Frame, type Locator, type Page } from '@playwright/test';
 import type { PersonaId } from '../demo/personas.js';
 import { type Demo, type DemoOptions, startDemo } from '../demo/server.js';
 
@@ -34,7 +34,7 @@ export const test = base.extend<{ demo: Demo }, { demoOptions: DemoOptions; work
   },
 });
 
-export { expect } from '@playwright/test';
+export { expect };
 
 export interface RecordedEvent {
   type: string;
@@ -178,4 +178,27 @@ export async function messagesDelivered(page: Page, element: Locator): Promise<v
   }, marker);
   await (await frameOf(element)).evaluate((m) => window.parent.postMessage(m, '*'), marker);
   await page.evaluate(() => (window as unknown as { delivered: Promise<void> }).delivered);
+}
+
+/** Opens the QA console and waits for its `<form-embed>` to frame the first form; returns it. */
+export async function openFramedConsole(page: Page, demo: Demo): Promise<Locator> {
+  await page.goto(demo.url);
+  const element = page.locator('#embed-slot form-embed');
+  await expect(element).toHaveAttribute('state', 'framed');
+  return element;
+}
+
+/**
+ * The element framed its form again (its Submit shows) after exactly one remint, which its
+ * framed page asked for with `reason` (the page recorded its events: `recordEvents`).
+ */
+export async function expectReframedAfterOneRemint(
+  page: Page,
+  element: Locator,
+  reason: 'error' | 'expired',
+): Promise<void> {
+  await expect(element).toHaveAttribute('state', 'framed');
+  await expect(submitOf(page)).toBeVisible();
+  const remints = (await eventsOf(page)).filter((e) => e.type === 'form-embed-remint');
+  expect(remints.map((e) => e.detail.reason)).toEqual([reason]);
 }

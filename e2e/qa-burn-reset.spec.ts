@@ -1,4 +1,11 @@
-import { eventsOf, expect, recordEvents, submitOf, test } from './demo-fixture.js';
+import {
+  expect,
+  expectReframedAfterOneRemint,
+  openFramedConsole,
+  recordEvents,
+  submitOf,
+  test,
+} from './demo-fixture.js';
 
 // The console's Burn and Reset buttons, which no other spec presses.
 
@@ -7,19 +14,14 @@ test('Burn reloads the frame: its handle, spent, makes the element remint and fr
   demo,
 }) => {
   await recordEvents(page);
-  await page.goto(demo.url);
-  const element = page.locator('#embed-slot form-embed');
-  await expect(element).toHaveAttribute('state', 'framed');
+  const element = await openFramedConsole(page, demo);
   await expect(page.getByText('Armed failures: none.')).toBeVisible();
   await expect(submitOf(page)).toBeVisible();
   const first = await element.locator('iframe').getAttribute('src');
   await page.getByRole('button', { name: 'Burn the handle (reload the frame)' }).click();
   await expect(page.locator('#control-result')).toHaveText('Done: burn (the frame reloaded)');
   await expect.poll(() => element.locator('iframe').getAttribute('src')).not.toBe(first);
-  await expect(element).toHaveAttribute('state', 'framed');
-  await expect(submitOf(page)).toBeVisible();
-  const remints = (await eventsOf(page)).filter((e) => e.type === 'form-embed-remint');
-  expect(remints.map((e) => e.detail.reason)).toEqual(['error']);
+  await expectReframedAfterOneRemint(page, element, 'error');
 });
 
 test('Reset leaves the sandbox, the latency box, the armed count and the form as they started', async ({

@@ -1,5 +1,11 @@
 import type { Page } from '@playwright/test';
-import { eventsOf, expect, recordEvents, submitOf, test } from './demo-fixture.js';
+import {
+  expect,
+  expectReframedAfterOneRemint,
+  openFramedConsole,
+  recordEvents,
+  test,
+} from './demo-fixture.js';
 
 /** The bodies the console posts to the sandbox's latency control, from now on. */
 function latencySent(page: Page): unknown[] {
@@ -45,9 +51,7 @@ test('the Arm control shows how many failures are armed, counting down as mints 
   page,
   demo,
 }) => {
-  await page.goto(demo.url);
-  const element = page.locator('#embed-slot form-embed');
-  await expect(element).toHaveAttribute('state', 'framed');
+  const element = await openFramedConsole(page, demo);
   const armed = page.getByRole('status').filter({ hasText: 'Armed failures' });
   await expect(armed).toHaveText('Armed failures: none.');
   await page.selectOption('#fail-code', 'user_not_found');
@@ -129,9 +133,7 @@ test('another portal user keeps the form the tester chose, picked or typed, not 
   page,
   demo,
 }) => {
-  await page.goto(demo.url);
-  const element = page.locator('#embed-slot form-embed');
-  await expect(element).toHaveAttribute('state', 'framed');
+  const element = await openFramedConsole(page, demo);
   const form = page.getByLabel('From the catalogue');
   await form.selectOption('form:form_google');
   await page.getByLabel('Portal user').selectOption('alex');
@@ -178,9 +180,7 @@ test('the form the tester picked is kept through a portal user whose list lacks 
   page,
   demo,
 }) => {
-  await page.goto(demo.url);
-  const element = page.locator('#embed-slot form-embed');
-  await expect(element).toHaveAttribute('state', 'framed');
+  const element = await openFramedConsole(page, demo);
   const form = page.getByLabel('From the catalogue');
   const user = page.getByLabel('Portal user');
   await form.selectOption('form:form_google');
@@ -260,9 +260,7 @@ test('the second Arm makes the framed page fail to redeem its handle: the count 
   demo,
 }) => {
   await recordEvents(page);
-  await page.goto(demo.url);
-  const element = page.locator('#embed-slot form-embed');
-  await expect(element).toHaveAttribute('state', 'framed');
+  const element = await openFramedConsole(page, demo);
   const armed = page.getByRole('status').filter({ hasText: 'Armed failures' });
   await expect(armed).toHaveText('Armed failures: none.');
   const redeem = page.getByRole('button', {
@@ -280,19 +278,14 @@ test('the second Arm makes the framed page fail to redeem its handle: the count 
   await redeem.click();
   await page.getByRole('button', { name: 'Remint now' }).click();
   await expect(armed).toHaveText('Armed failures: none.');
-  await expect(element).toHaveAttribute('state', 'framed');
-  await expect(submitOf(page)).toBeVisible();
-  const remints = (await eventsOf(page)).filter((e) => e.type === 'form-embed-remint');
-  expect(remints.map((e) => e.detail.reason)).toEqual(['error']);
+  await expectReframedAfterOneRemint(page, element, 'error');
 });
 
 test('the result line is cleared by the next action in the panel: another form, portal user, sign-out or language', async ({
   page,
   demo,
 }) => {
-  await page.goto(demo.url);
-  const element = page.locator('#embed-slot form-embed');
-  await expect(element).toHaveAttribute('state', 'framed');
+  await openFramedConsole(page, demo);
   const result = page.locator('#control-result');
   const remint = page.getByRole('button', { name: 'Remint now' });
   const actions = {
@@ -322,9 +315,7 @@ test('each logged event names the form it came from, after several forms were em
   page,
   demo,
 }) => {
-  await page.goto(demo.url);
-  const element = page.locator('#embed-slot form-embed');
-  await expect(element).toHaveAttribute('state', 'framed');
+  const element = await openFramedConsole(page, demo);
   const first = await element.getAttribute('form-id');
   const box = page.getByLabel('Or any form id or Core slug');
   for (const typed of ['form_open', 'core:new-starter']) {
@@ -344,9 +335,7 @@ test('the console uses up the organisation’s mints and moves the sandbox clock
   page,
   demo,
 }) => {
-  await page.goto(demo.url);
-  const element = page.locator('#embed-slot form-embed');
-  await expect(element).toHaveAttribute('state', 'framed');
+  await openFramedConsole(page, demo);
   const result = page.locator('#control-result');
   await page.getByRole('button', { name: 'Use up the organisation’s mints' }).click();
   await expect(result).toHaveText(

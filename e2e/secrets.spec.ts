@@ -1,5 +1,5 @@
 import type { Response } from '@playwright/test';
-import { expect, submitOf, test } from './demo-fixture.js';
+import { expect, openFramedConsole, submitOf, test } from './demo-fixture.js';
 
 test('secrets rule (docs/contract.md#authentication): no response the browser receives, and nothing in the page, holds the API key', async ({
   page,
@@ -26,9 +26,7 @@ test('secrets rule (docs/contract.md#authentication): no response the browser re
   };
   page.on('response', (response) => checks.push(check(response)));
 
-  await page.goto(demo.url);
-  const element = page.locator('#embed-slot form-embed');
-  await expect(element).toHaveAttribute('state', 'framed');
+  const element = await openFramedConsole(page, demo);
   await page.selectOption('#form', 'core:new-starter');
   const submit = submitOf(page);
   // Wait for the Core page itself, so that the sessions expired next include this one.

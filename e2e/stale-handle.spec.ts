@@ -1,9 +1,9 @@
 import {
   embedWithHeldSession,
-  eventsOf,
   expect,
+  expectReframedAfterOneRemint,
+  openFramedConsole,
   recordEvents,
-  submitOf,
   test,
 } from './demo-fixture.js';
 
@@ -12,9 +12,7 @@ test('embedded form message: error, a handle older than its window, leads to one
   demo,
 }) => {
   await recordEvents(page);
-  await page.goto(demo.url);
-  const element = page.locator('#embed-slot form-embed');
-  await expect(element).toHaveAttribute('state', 'framed');
+  const element = await openFramedConsole(page, demo);
   const held = await (
     await page.request.post(`${demo.url}/form-sessions/forms/form_microsoft/session`, { data: {} })
   ).json();
@@ -24,8 +22,5 @@ test('embedded form message: error, a handle older than its window, leads to one
   await embedWithHeldSession(page, held);
 
   await expect.poll(() => element.locator('iframe').getAttribute('src')).not.toBe(held.embedUrl);
-  await expect(element).toHaveAttribute('state', 'framed');
-  await expect(submitOf(page)).toBeVisible();
-  const remints = (await eventsOf(page)).filter((e) => e.type === 'form-embed-remint');
-  expect(remints.map((e) => e.detail.reason)).toEqual(['error']);
+  await expectReframedAfterOneRemint(page, element, 'error');
 });
