@@ -1,52 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import type { LimitOptions } from '@form-embed/express';
-import { type Sandbox, startSandbox } from '@form-embed/sandbox';
-import { RedisStore } from 'rate-limit-redis';
-import { createClient } from 'redis';
-import { type MountedMiddleware, mountMiddleware, openForm } from './helpers/harness.js';
-import { type RedisServer, startRedis } from './helpers/redis-server.js';
-import { SecretWatch } from './helpers/secret-watch.js';
+import { describe, test } from 'node:test';
+import { type MountedMiddleware, openForm } from './helpers/harness.js';
+import { instancesOnOneRedis } from './helpers/redis-instances.js';
 
-// Portal instances behind a load balancer, one Redis: each instance here has a Redis client and
-// a RedisStore of its own, as a process of its own would (redis-store.test.ts runs two such
-// processes), and all of them the same limit.prefix.
-
-const watch = new SecretWatch();
-let sandbox: Sandbox;
-let redis: RedisServer;
-/** Each instance's Redis client, destroyed at the end. */
-const clients: { destroy(): void }[] = [];
-
-before(async () => {
-  [sandbox, redis] = await Promise.all([startSandbox(), startRedis()]);
-});
-
-after(async () => {
-  for (const client of clients) client.destroy();
-  await redis?.kill();
-  await sandbox?.close();
-  await watch.assertNoSecret([sandbox.apiKey]);
-});
-
-/** One portal instance: its own client and store, the prefix every instance shares. */
-async function instance(limit: Partial<LimitOptions> = {}): Promise<MountedMiddleware> {
-  const client = createClient({ url: redis.url, disableOfflineQueue: true });
-  client.on('error', () => {});
-  clients.push(client);
-  await client.connect();
-  return mountMiddleware(watch, {
-    apiKey: sandbox.apiKey,
-    baseUrl: sandbox.baseUrl,
-    limit: {
-      store: new RedisStore({ sendCommand: (...args: string[]) => client.sendCommand(args) }),
-      prefix: 'instances:',
-      // A loaded machine must not turn a slow answer into an uncounted mint.
-      storeTimeoutMs: 10_000,
-      ...limit,
-    },
-  });
-}
+const { watch, start: instance } = instancesOnOneRedis('instances:');
 
 /** Mints for `session`, the `index`-th request on the `index`-th instance in turn. */
 async function roundRobin(instances: MountedMiddleware[], session: string, count: number) {

@@ -1,7 +1,8 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { connect, createServer, type Socket } from 'node:net';
 import { createInterface } from 'node:readline';
+import { spawnTied } from './tied-spawn.js';
 
 /** A real `redis-server` of this test run: its own free port, no persistence. */
 export interface RedisServer {
@@ -21,16 +22,6 @@ export interface RedisServer {
 
 const binary = process.env.REDIS_SERVER ?? 'redis-server';
 const startDeadlineMs = 10_000;
-
-// util-linux's `setpriv` execs the server with a parent-death signal: a run killed by a signal,
-// which no 'exit' handler sees, takes its server along. Where it is missing, 'exit' still does.
-const pdeathsig = (() => {
-  try {
-    return execFileSync('setpriv', ['--help'], { encoding: 'utf8' }).includes('--pdeathsig');
-  } catch {
-    return false;
-  }
-})();
 
 /** A loopback port nothing listened on a moment ago (closed again: anything may take it). */
 export async function freePort(): Promise<number> {
@@ -98,14 +89,7 @@ class PortInUse extends Error {
 async function launch(port: number): Promise<ChildProcess> {
   const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'];
   const stdio: ['ignore', 'pipe', 'ignore'] = ['ignore', 'pipe', 'ignore'];
-  const child = pdeathsig
-    ? spawn('setpriv', ['--pdeathsig', 'KILL', '--', binary, ...args], { stdio })
-    : spawn(binary, args, { stdio });
-  // A run that ends without stopping it (an uncaught error, a bench piped into `head`) takes it
-  // along: 'exit' handlers run on every way out but a signal.
-  const killOnExit = () => child.kill('SIGKILL');
-  process.once('exit', killOnExit);
-  child.once('exit', () => process.off('exit', killOnExit));
+  const child = spawnTied(binary, args, stdio);
   const failed = once(child, 'error').then(([error]) => {
     throw new Error(
       `${binary} could not start (${(error as Error).message}): install redis-server or set REDIS_SERVER`,

@@ -1,0 +1,219 @@
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { request } from 'node:https';
+import { before, describe, test } from 'node:test';
+import { mintPath } from '@form-embed/protocol';
+import { type MountedMiddleware, openForm } from './helpers/harness.js';
+import { type HttpBlock, type Nginx, startNginx } from './helpers/nginx.js';
+import { instancesOnOneRedis } from './helpers/redis-instances.js';
+import type { SecretWatch } from './helpers/secret-watch.js';
+
+// The README's nginx block (Behind nginx), as a partner copies it, in a real nginx that ends TLS
+// in front of portal instances: two that set trust proxy as the README says and share one Redis,
+// and one that does not.
+
+const readme = new URL('../README.md', import.meta.url);
+
+/** The README's one ```nginx block. */
+async function readmeNginxBlock(): Promise<string> {
+  const text = await readFile(readme, 'utf8');
+  const block = /\n```nginx\n([\s\S]*?)\n```\n/.exec(text)?.[1];
+  assert.ok(block, 'the README has a ```nginx block');
+  return block;
+}
+
+/** `text` with `from` replaced by `to`, where `from` must be. */
+function replaced(text: string, from: string, to: string): string {
+  assert.ok(text.includes(from), `the README's nginx block has ${from}`);
+  return text.replaceAll(from, to);
+}
+
+/** The README's block in front of `instances`, on nginx's port and certificate. */
+async function readmeBlockFor(instances: MountedMiddleware[]): Promise<HttpBlock> {
+  const block = await readmeNginxBlock();
+  const [first, second = first] = instances.map((instance) => {
+    const { host } = new URL(instance.server.endpoint);
+    return host;
+  });
+  return ({ port, certificate, key }) =>
+    [
+      ['server 10.0.0.11:3000;', `server ${first};`],
+      ['server 10.0.0.12:3000;', `server ${second};`],
+      ['listen 443 ssl;', `listen 127.0.0.1:${port} ssl;`],
+      ['/etc/ssl/portal.example.com.pem', certificate],
+      ['/etc/ssl/portal.example.com.key', key],
+    ].reduce((text, [from, to]) => replaced(text, from as string, to as string), block);
+}
+
+interface Visit {
+  /** The visitor's address (a loopback one: Linux answers on all of 127.0.0.0/8). */
+  from: string;
+  /** Signed in as this portal user; signed out when absent. */
+  session?: string;
+  /** The page's origin; the portal's own by default. */
+  origin?: string;
+  headers?: Record<string, string>;
+}
+
+interface Answer {
+  status: number;
+  instance?: string;
+  body: { error?: { code?: string } };
+}
+
+/**
+ * A mint of the open form through nginx, over TLS, as a browser at `from` sends it from a page
+ * on `origin` (the portal's own by default: `https://localhost:<port>`).
+ */
+function mintThrough(nginx: Nginx, visit: Visit, watch: SecretWatch): Promise<Answer> {
+  const own = `https://localhost:${nginx.port}`;
+  return new Promise((resolve, reject) => {
+    const outgoing = request({
+      host: '127.0.0.1',
+      servername: 'localhost',
+      port: nginx.port,
+      localAddress: visit.from,
+      ca: nginx.certificate,
+      agent: false,
+      method: 'POST',
+      path: `/form-sessions${mintPath(openForm)}`,
+      headers: {
+        host: `localhost:${nginx.port}`,
+        origin: visit.origin ?? own,
+        'content-type': 'application/json',
+        ...(visit.origin ? {} : { 'sec-fetch-site': 'same-origin' }),
+        ...(visit.session ? { 'x-portal-session': visit.session } : {}),
+        ...visit.headers,
+      },
+    });
+    outgoing.on('error', reject).on('response', async (response) => {
+      let text = '';
+      for await (const chunk of response) text += chunk;
+      const headers = new Headers(response.headers as Record<string, string>);
+      watch.record({ status: response.statusCode ?? 0, headers }, text);
+      resolve({
+        status: response.statusCode ?? 0,
+        instance: response.headers['x-portal-instance'] as string | undefined,
+        body: JSON.parse(text),
+      });
+    });
+    outgoing.end('{}');
+  });
+}
+
+/** The statuses of `answers` and the instances that gave them, each once. */
+function summary(answers: Answer[]) {
+  return {
+    statuses: [...new Set(answers.map((answer) => answer.status))],
+    instances: [...new Set(answers.map((answer) => answer.instance))].sort(),
+  };
+}
+
+const { watch, start, stopAtEnd } = instancesOnOneRedis('behind-nginx:');
+
+/** An instance that names itself in each answer, as the README sets it up or with `trustProxy`. */
+async function instance(name: string, trustProxy: number | false): Promise<MountedMiddleware> {
+  const portal = await start({}, (app) => {
+    if (trustProxy !== false) app.set('trust proxy', trustProxy);
+    app.use((_req, res, next) => {
+      res.set('x-portal-instance', name);
+      next();
+    });
+  });
+  stopAtEnd(() => portal.close());
+  return portal;
+}
+
+async function nginxInFrontOf(instances: MountedMiddleware[]): Promise<Nginx> {
+  const nginx = await startNginx(await readmeBlockFor(instances));
+  stopAtEnd(() => nginx.stop());
+  return nginx;
+}
+
+describe("the README's nginx in front of two instances that set trust proxy 1 and share one Redis", () => {
+  let nginx: Nginx;
+  before(async () => {
+    nginx = await nginxInFrontOf([await instance('a', 1), await instance('b', 1)]);
+  });
+
+  test("a page's mints pass the origin check over TLS on a port other than 443, both instances answer them, and one user's limit of 10 holds across the two", async () => {
+    const from = '127.0.0.2';
+    const minted: Answer[] = [];
+    for (let index = 0; index < 10; index++) {
+      minted.push(await mintThrough(nginx, { from, session: 'adele' }, watch));
+    }
+    assert.deepEqual(summary(minted), { statuses: [200], instances: ['a', 'b'] });
+    const refused = [
+      await mintThrough(nginx, { from, session: 'adele' }, watch),
+      await mintThrough(nginx, { from, session: 'adele' }, watch),
+    ];
+    assert.deepEqual(summary(refused), { statuses: [429], instances: ['a', 'b'] });
+    assert.deepEqual(
+      watch.logLines.filter((line) => line.level !== 'info'),
+      [],
+      'no instance warned (of trust proxy, or a refused origin)',
+    );
+  });
+
+  test('signed out, each visitor counts under its own address, in both instances, whatever X-Forwarded-For it writes', async () => {
+    const spent: Answer[] = [];
+    for (let index = 0; index < 10; index++) {
+      spent.push(await mintThrough(nginx, { from: '127.0.0.3' }, watch));
+    }
+    assert.deepEqual(summary(spent), { statuses: [200], instances: ['a', 'b'] });
+    const forged = await mintThrough(
+      nginx,
+      { from: '127.0.0.3', headers: { 'x-forwarded-for': '203.0.113.9' } },
+      watch,
+    );
+    assert.equal(forged.status, 429, 'a written X-Forwarded-For moves the count nowhere');
+    const another = await mintThrough(nginx, { from: '127.0.0.4' }, watch);
+    assert.equal(another.status, 200, 'another address has a count of its own');
+  });
+
+  test('a page on another site that writes an X-Forwarded-Host naming itself is refused (nginx writes that header), and the log gives the portal its public origin', async () => {
+    const evil = 'https://evil.example';
+    const from = watch.logLines.length;
+    const answer = await mintThrough(
+      nginx,
+      {
+        from: '127.0.0.5',
+        session: 'adele',
+        origin: evil,
+        headers: { 'x-forwarded-host': 'evil.example' },
+      },
+      watch,
+    );
+    assert.equal(answer.status, 403);
+    assert.equal(answer.body.error?.code, 'forbidden');
+    const warned = watch.logLines.slice(from).map((line) => line.message);
+    assert.ok(
+      warned.some((message) =>
+        message.startsWith(
+          `refused a request from ${evil}: this router's own origin is https://localhost:${nginx.port}.`,
+        ),
+      ),
+      warned.join('\n'),
+    );
+  });
+});
+
+describe("the README's nginx in front of an instance that does not set trust proxy", () => {
+  test("every mint from the portal's own page is refused as from another origin, and the log names both origins and says to set trust proxy", async () => {
+    const nginx = await nginxInFrontOf([await instance('untrusting', false)]);
+    const from = watch.logLines.length;
+    const answer = await mintThrough(nginx, { from: '127.0.0.6', session: 'alex' }, watch);
+    assert.equal(answer.status, 403);
+    assert.equal(answer.body.error?.code, 'forbidden');
+    const warned = watch.logLines.slice(from).map((line) => line.message);
+    assert.ok(
+      warned.some(
+        (message) =>
+          message.startsWith(
+            `refused a request from https://localhost:${nginx.port}: this router's own origin is http://portal.`,
+          ) && message.includes("app.set('trust proxy', 1)"),
+      ),
+      warned.join('\n'),
+    );
+  });
+});
