@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { once } from 'node:events';
+import { readFile } from 'node:fs/promises';
 import { connect, createServer } from 'node:net';
 import { describe, test } from 'node:test';
 import { freePort, startRedis } from './helpers/redis-server.js';
@@ -105,6 +106,21 @@ describe('the tests’ redis-server', () => {
       assert.ok(chosen > 1 && chosen <= 5, `${chosen} attempts`);
     } finally {
       await taken.close();
+    }
+  });
+
+  test('its port is below the ephemeral range that every listen(0) and outgoing connection takes theirs from: after kill(), no other process can be handed it before restart() starts on it again', async (t) => {
+    const range = await readFile('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').catch(() => {});
+    if (range === undefined) return t.skip('no /proc/sys/net/ipv4/ip_local_port_range');
+    const [low] = range.trim().split(/\s+/).map(Number);
+    const redis = await startRedis();
+    try {
+      assert.ok(redis.port < Number(low), `port ${redis.port}, ephemeral range ${range.trim()}`);
+      await redis.kill();
+      await redis.restart();
+      assert.equal(await redis.command('PING'), '+PONG');
+    } finally {
+      await redis.kill();
     }
   });
 

@@ -1,5 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { readFile } from 'node:fs/promises';
 import { connect, createServer, type Socket } from 'node:net';
 import { createInterface } from 'node:readline';
 import { spawnTied } from './tied-spawn.js';
@@ -32,21 +33,38 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
+/**
+ * A port the kernel hands out to nobody by itself: below the range that every listen(0) and every
+ * outgoing connection takes its port from (Linux's ip_local_port_range; 49152 up elsewhere), and
+ * above 10000, where servers of fixed ports tend to sit. restart() binds the port of a killed
+ * redis-server again: one freed in that range could be given meanwhile to any process's listen(0)
+ * (a portal started while Redis is down, a browser test's server), and restart() would fail. Only
+ * a process that names this very port can still take it; one that already does, startRedis tries
+ * another port for.
+ */
+export async function portBelowEphemeralRange(): Promise<number> {
+  const range = await readFile('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').catch(() => '');
+  const low = Number(range.trim().split(/\s+/)[0]) || 49152;
+  // A kernel whose range reaches this low leaves no such port: a free one of its range, then.
+  if (low <= 11_000) return freePort();
+  return 10_000 + Math.floor(Math.random() * (low - 10_000));
+}
+
 export interface StartRedisOptions {
-  /** Where each attempt's port comes from; a free loopback port by default. */
+  /** Where each attempt's port comes from; `portBelowEphemeralRange` by default. */
   choosePort?: () => Promise<number>;
 }
 
-/** How many ports `startRedis` tries when the one it chose is taken before redis-server binds it. */
+/** How many ports `startRedis` tries when something listens on the one it chose. */
 const portAttempts = 5;
 
 /**
- * Starts `redis-server --port <free> --bind 127.0.0.1 --save '' --appendonly no`, ready to answer.
- * The free port is closed again before redis-server binds it: when something else takes it in
- * between (redis-server says so, and exits), it starts again on another port, a few times.
+ * Starts `redis-server --port <port> --bind 127.0.0.1 --save '' --appendonly no`, ready to answer.
+ * When something else listens on the port chosen (redis-server says so, and exits), it starts
+ * again on another port, a few times.
  */
 export async function startRedis({
-  choosePort = freePort,
+  choosePort = portBelowEphemeralRange,
 }: StartRedisOptions = {}): Promise<RedisServer> {
   const inUse: number[] = [];
   for (let attempt = 1; attempt <= portAttempts; attempt++) {
