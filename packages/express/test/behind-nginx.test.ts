@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
+import { EventEmitter, once } from 'node:events';
 import { readFile } from 'node:fs/promises';
+import type { ClientRequest } from 'node:http';
 import { request } from 'node:https';
 import { before, describe, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { mintPath } from '@form-embed/protocol';
 import { type MountedMiddleware, openForm } from './helpers/harness.js';
 import { type HttpBlock, type Nginx, startNginx } from './helpers/nginx.js';
@@ -62,42 +65,48 @@ interface Answer {
 }
 
 /**
- * A mint of the open form through nginx, over TLS, as a browser at `from` sends it from a page
- * on `origin` (the portal's own by default: `https://localhost:<port>`).
+ * A mint of the open form sent through nginx, over TLS, as a browser at `from` sends it from a
+ * page on `origin` (the portal's own by default: `https://localhost:<port>`).
  */
+function sendMint(nginx: Nginx, visit: Visit): ClientRequest {
+  const outgoing = request({
+    host: '127.0.0.1',
+    servername: 'localhost',
+    port: nginx.port,
+    localAddress: visit.from,
+    ca: nginx.certificate,
+    agent: false,
+    method: 'POST',
+    path: `/form-sessions${mintPath(openForm)}`,
+    headers: {
+      host: `localhost:${nginx.port}`,
+      origin: visit.origin ?? `https://localhost:${nginx.port}`,
+      'content-type': 'application/json',
+      ...(visit.origin ? {} : { 'sec-fetch-site': 'same-origin' }),
+      ...(visit.session ? { 'x-portal-session': visit.session } : {}),
+      ...visit.headers,
+    },
+  });
+  outgoing.end('{}');
+  return outgoing;
+}
+
+/** `sendMint`'s answer, recorded in `watch`. */
 function mintThrough(nginx: Nginx, visit: Visit, watch: SecretWatch): Promise<Answer> {
-  const own = `https://localhost:${nginx.port}`;
   return new Promise((resolve, reject) => {
-    const outgoing = request({
-      host: '127.0.0.1',
-      servername: 'localhost',
-      port: nginx.port,
-      localAddress: visit.from,
-      ca: nginx.certificate,
-      agent: false,
-      method: 'POST',
-      path: `/form-sessions${mintPath(openForm)}`,
-      headers: {
-        host: `localhost:${nginx.port}`,
-        origin: visit.origin ?? own,
-        'content-type': 'application/json',
-        ...(visit.origin ? {} : { 'sec-fetch-site': 'same-origin' }),
-        ...(visit.session ? { 'x-portal-session': visit.session } : {}),
-        ...visit.headers,
-      },
-    });
-    outgoing.on('error', reject).on('response', async (response) => {
-      let text = '';
-      for await (const chunk of response) text += chunk;
-      const headers = new Headers(response.headers as Record<string, string>);
-      watch.record({ status: response.statusCode ?? 0, headers }, text);
-      resolve({
-        status: response.statusCode ?? 0,
-        instance: response.headers['x-portal-instance'] as string | undefined,
-        body: JSON.parse(text),
+    sendMint(nginx, visit)
+      .on('error', reject)
+      .on('response', async (response) => {
+        let text = '';
+        for await (const chunk of response) text += chunk;
+        const headers = new Headers(response.headers as Record<string, string>);
+        watch.record({ status: response.statusCode ?? 0, headers }, text);
+        resolve({
+          status: response.statusCode ?? 0,
+          instance: response.headers['x-portal-instance'] as string | undefined,
+          body: JSON.parse(text),
+        });
       });
-    });
-    outgoing.end('{}');
   });
 }
 
@@ -109,11 +118,18 @@ function summary(answers: Answer[]) {
   };
 }
 
-const { watch, start, stopAtEnd } = instancesOnOneRedis('behind-nginx:');
+const { watch, sandbox, start, stopAtEnd } = instancesOnOneRedis('behind-nginx:');
+
+/** The abort signal of each mint an instance sent upstream, as it sends it. */
+const upstreamMints = new EventEmitter<{ sent: [AbortSignal] }>();
+const fetchTold: typeof fetch = (input, init) => {
+  if (init?.method === 'POST' && init.signal) upstreamMints.emit('sent', init.signal);
+  return fetch(input, init);
+};
 
 /** An instance that names itself in each answer, as the README sets it up or with `trustProxy`. */
 async function instance(name: string, trustProxy: number | false): Promise<MountedMiddleware> {
-  const portal = await start({}, (app) => {
+  const portal = await start({ fetch: fetchTold }, (app) => {
     if (trustProxy !== false) app.set('trust proxy', trustProxy);
     app.use((_req, res, next) => {
       res.set('x-portal-instance', name);
@@ -195,6 +211,22 @@ describe("the README's nginx in front of two instances that set trust proxy 1 an
       ),
       warned.join('\n'),
     );
+  });
+  test('a browser that goes while its mint is in flight: nginx closes its connection to the instance, which aborts the mint it sent upstream', async () => {
+    sandbox().control.setLatency(2_000);
+    try {
+      const sent = once(upstreamMints, 'sent') as Promise<[AbortSignal]>;
+      const visit = sendMint(nginx, { from: '127.0.0.7', session: 'alex' });
+      visit.on('error', () => {});
+      const [signal] = await sent;
+      visit.destroy();
+      const aborted = once(signal, 'abort').then(() => 'aborted');
+      // A deadline for a failure, never waited out when nginx passes the close on.
+      const outcome = await Promise.race([aborted, sleep(5_000, 'still in flight after 5 s')]);
+      assert.equal(outcome, 'aborted');
+    } finally {
+      sandbox().control.setLatency(0);
+    }
   });
 });
 

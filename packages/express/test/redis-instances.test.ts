@@ -41,7 +41,10 @@ describe('several portal instances, one Redis, one limit.prefix', () => {
 
   test("instances whose limit.mints differ (the README's One number per limit) compare one shared count with their own numbers: the lower refuses once the count passes it, and its refusals count for all", async () => {
     // As in a rolling deploy that lowers limit.mints from 10 to 5: both kinds serve at once.
-    const instances = [await instance({ mints: 10 }), await instance({ mints: 5 })];
+    const instances = [
+      await instance({ limit: { mints: 10 } }),
+      await instance({ limit: { mints: 5 } }),
+    ];
     try {
       assert.deepEqual(await roundRobin(instances, 'alex', 12), [
         '0:200',

@@ -33,9 +33,14 @@ export function instancesOnOneRedis(prefix: string) {
   });
   return {
     watch,
-    /** An instance; `configureApp` sets up its Express app before the Router is mounted. */
+    /** The sandbox, once started. */
+    sandbox: () => sandbox,
+    /**
+     * An instance, its limit options and `fetch` as given; `configureApp` sets up its Express app
+     * before the Router is mounted.
+     */
     async start(
-      limit: Partial<LimitOptions> = {},
+      { limit, fetch }: { limit?: Partial<LimitOptions>; fetch?: typeof globalThis.fetch } = {},
       configureApp?: (app: Express) => void,
     ): Promise<MountedMiddleware> {
       const client = createClient({ url: redis.url, disableOfflineQueue: true });
@@ -47,6 +52,7 @@ export function instancesOnOneRedis(prefix: string) {
         {
           apiKey: sandbox.apiKey,
           baseUrl: sandbox.baseUrl,
+          fetch,
           limit: {
             store: new RedisStore({ sendCommand: (...args: string[]) => client.sendCommand(args) }),
             prefix,
