@@ -9,17 +9,15 @@ import { type Catalogue, readSessionError } from '@form-embed/protocol/browser';
 import { clearResultOnActions } from './control-result.js';
 import { byId, query, sayInvalid } from './dom.js';
 import { logEvents, showState } from './event-log.js';
+import { type PersonaConfig, portalSignIn } from './portal-sign-in.js';
 import { sandboxControls } from './sandbox-controls.js';
 
-interface DemoConfig {
+interface DemoConfig extends PersonaConfig {
   mode: 'sandbox' | 'service';
   /** On a real service: the FormSessionRequest user of every mint, null for none. */
   serviceUser?: object | null;
-  persona?: string;
-  personas: { id: string; label: string; expect: string }[];
 }
 
-const personaSelect = byId<HTMLSelectElement>('persona');
 const formSelect = byId<HTMLSelectElement>('form');
 const slot = byId<HTMLDivElement>('embed-slot');
 const log = byId<HTMLOListElement>('log');
@@ -46,13 +44,16 @@ byId('service-user-text').textContent = config.serviceUser
       .join('\n')
   : 'No user: FORM_EMBED_USER is not set, so only forms that need no sign-in open.';
 
-for (const { id, label } of config.personas) personaSelect.add(new Option(label, id));
-personaSelect.value = config.persona ?? '';
-const showExpectation = () => {
-  byId('persona-expect').textContent =
-    config.personas.find((p) => p.id === personaSelect.value)?.expect ?? '';
-};
-showExpectation();
+/** The catalogue was last listed with nobody signed in, after Sign out. */
+let listedSignedOut = false;
+const signIn = portalSignIn(config, {
+  userChanged: () => loadCatalogue(),
+  async signedInAgain() {
+    // Listed signed out (the page was reloaded since Sign out): this user's list may be longer.
+    if (listedSignedOut) await loadCatalogue(true);
+    current()?.remint();
+  },
+});
 clearResultOnActions(query(document, '.panel'));
 const { showArmed, showLatency } = sandboxControls(current);
 
@@ -103,7 +104,9 @@ function sayCatalogueError(problem: string | undefined) {
   else formSelect.removeAttribute('aria-describedby');
 }
 
-async function loadCatalogue() {
+/** Lists the catalogue for whoever is signed in, then embeds the form chosen, unless `listOnly`. */
+async function loadCatalogue(listOnly = false) {
+  listedSignedOut = signIn.isSignedOut();
   const answer = await fetch('/form-sessions/forms', { cache: 'no-store' });
   formSelect.replaceChildren();
   sayCatalogueError(undefined);
@@ -117,7 +120,27 @@ async function loadCatalogue() {
     );
     return;
   }
-  const { forms } = (await answer.json()) as Catalogue;
+  listForms(((await answer.json()) as Catalogue).forms);
+  // A new user keeps the form the tester chose, typed or picked (if this user's list has it),
+  // rather than the list's first one, which that user may well be unable to open.
+  const kept = chosen;
+  const listed = kept && [...formSelect.options].some((option) => option.value === kept.choice);
+  if (listOnly || kept?.typed) {
+    // The form on the page stays (or a typed one is embedded again): the list shows it if it has it.
+    if (kept && listed && !kept.typed) formSelect.value = kept.choice;
+    else formSelect.selectedIndex = -1;
+    if (!listOnly && kept) embed(kept.choice, kept.title, true);
+    return;
+  }
+  if (kept && listed) formSelect.value = kept.choice;
+  embed(formSelect.value, formSelect.selectedOptions[0]?.text ?? 'Embedded form');
+  // The list's first stands in for this user only: the tester's choice still holds for the next
+  // user whose list has it (Alex's Google form, through Nobody, who sees only the open form).
+  if (kept && !listed) chosen = kept;
+}
+
+/** The catalogue's forms as the options of the list, grouped by the kind of sign-in. */
+function listForms(forms: Catalogue['forms']) {
   // The kind of form heads a group of options, so that each option (and the side panel) holds
   // the form's name alone.
   const groups = new Map<string, HTMLOptGroupElement>();
@@ -142,64 +165,7 @@ async function loadCatalogue() {
     }
     group.append(new Option(entry.name, value));
   }
-  // A new user keeps the form the tester chose, typed or picked (if this user's list has it),
-  // rather than the list's first one, which that user may well be unable to open.
-  const kept = chosen;
-  if (kept?.typed) {
-    formSelect.selectedIndex = -1;
-    embed(kept.choice, kept.title, true);
-    return;
-  }
-  const listed = kept && [...formSelect.options].some((option) => option.value === kept.choice);
-  if (kept && listed) formSelect.value = kept.choice;
-  embed(formSelect.value, formSelect.selectedOptions[0]?.text ?? 'Embedded form');
-  // The list's first stands in for this user only: the tester's choice still holds for the next
-  // user whose list has it (Alex's Google form, through Nobody, who sees only the open form).
-  if (kept && !listed) chosen = kept;
 }
-
-function signInAs(persona: string) {
-  return fetch('/demo/sign-in', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ persona }),
-  });
-}
-
-// Signing out leaves the form open, as a portal whose session ends under an open page would.
-const signOut = byId<HTMLButtonElement>('sign-out');
-const signInAgain = byId<HTMLButtonElement>('sign-in-again');
-/** Sign out for whoever the picker signed in; Sign in again only after Sign out. */
-const showSignedIn = () => {
-  signOut.hidden = personaSelect.value === 'anonymous';
-  signInAgain.hidden = true;
-};
-showSignedIn();
-
-personaSelect.addEventListener('change', async () => {
-  await signInAs(personaSelect.value);
-  showSignedIn();
-  showExpectation();
-  await loadCatalogue();
-});
-
-signOut.addEventListener('click', async () => {
-  await signInAs('anonymous');
-  signOut.hidden = true;
-  signInAgain.hidden = false;
-  // The picker still names whom Sign in again brings back: the line below it says who is in now.
-  byId('persona-expect').textContent =
-    `Signed out: the portal has nobody signed in. Sign in again signs ${personaSelect.selectedOptions[0]?.text} back in.`;
-  // The button pressed has gone: focus goes to the one in its place, not back to the page's top.
-  signInAgain.focus();
-});
-signInAgain.addEventListener('click', async () => {
-  await signInAs(personaSelect.value);
-  showSignedIn();
-  showExpectation();
-  signOut.focus();
-  current()?.remint();
-});
 
 const packs: Record<string, Messages> = { en: messages, de, fr, es, it, nl };
 const langSelect = byId<HTMLSelectElement>('lang');

@@ -10,7 +10,12 @@ import { servePolicy } from './content-security-policy.js';
 import { controlProxy } from './control-proxy.js';
 import { loopbackHostOnly, sameOriginOnly } from './local-requests.js';
 import { isPersonaId, personas } from './personas.js';
-import { PERSONA_COOKIE, signedInPersona } from './signed-in-persona.js';
+import {
+  PERSONA_COOKIE,
+  SIGNED_OUT_COOKIE,
+  signedInPersona,
+  signedOutPersona,
+} from './signed-in-persona.js';
 
 export interface DemoOptions {
   /** Port of the portal on `localhost`. Defaults to 5173; 0 picks a free one. */
@@ -110,7 +115,9 @@ function mountPortal(app: express.Express, options: DemoOptions, sandbox: Sandbo
   return portal;
 }
 
-/** The QA console's own routes: its configuration, persona sign-in and the control proxy. */
+const cookieOptions = { httpOnly: true, sameSite: 'lax', path: '/' } as const;
+
+/** The QA console's own routes: its configuration, persona sign-in and out, the control proxy. */
 function mountDemoRoutes(
   app: express.Express,
   sandbox: Sandbox | undefined,
@@ -122,6 +129,8 @@ function mountDemoRoutes(
       // On a real service, the user every mint is for (FORM_EMBED_USER), none when it is unset.
       serviceUser: sandbox ? undefined : (serviceUser ?? null),
       persona: sandbox ? signedInPersona(req) : undefined,
+      // Nobody is signed in after the console's Sign out: whom its Sign in again brings back.
+      signedOut: sandbox ? signedOutPersona(req) : undefined,
       personas: sandbox
         ? Object.entries(personas).map(([id, { label, expect }]) => ({ id, label, expect }))
         : [],
@@ -136,7 +145,21 @@ function mountDemoRoutes(
       res.status(400).json({ error: 'sign-in takes {persona} with a persona id, on the sandbox' });
       return;
     }
-    res.cookie(PERSONA_COOKIE, persona, { httpOnly: true, sameSite: 'lax', path: '/' });
+    res.cookie(PERSONA_COOKIE, persona, cookieOptions);
+    res.clearCookie(SIGNED_OUT_COOKIE, cookieOptions);
+    res.status(204).end();
+  });
+  // The portal's session ends, as a real portal's Sign out would end it, and stays ended through
+  // a reload; the console's Sign in again (a sign-in) brings back the persona signed out.
+  app.post('/demo/sign-out', sameOriginOnly, function signOut(req, res) {
+    if (!sandbox) {
+      res.status(400).json({ error: 'sign-out signs a persona out, on the sandbox' });
+      return;
+    }
+    const persona = signedInPersona(req);
+    res.cookie(PERSONA_COOKIE, 'anonymous', cookieOptions);
+    // Signed out twice (another tab), the first one's persona is still the one to bring back.
+    if (persona !== 'anonymous') res.cookie(SIGNED_OUT_COOKIE, persona, cookieOptions);
     res.status(204).end();
   });
   if (sandbox) app.use('/demo/control', sameOriginOnly, controlProxy(sandbox.baseUrl));

@@ -112,3 +112,39 @@ test('the console’s Sign out says nobody is signed in and keeps keyboard focus
   await expect(expectation).toHaveText('Microsoft account: signs in on Microsoft and Core forms');
   await expect(element(page)).toHaveAttribute('state', 'framed');
 });
+
+test('a reload after Sign out keeps the portal signed out, with Sign in again for the user who signed out; after Sign in again a reload keeps that user', async ({
+  page,
+  demo,
+}) => {
+  await page.goto(demo.url);
+  const user = page.getByLabel('Portal user');
+  const expectation = page.locator('#persona-expect');
+  const signInAgain = page.getByRole('button', { name: 'Sign in again' });
+  await page.getByLabel('From the catalogue').selectOption('form:form_open');
+  await user.selectOption('alex');
+  await expect(expectation).toHaveText('Google Workspace account: signs in on Google forms');
+  await signOut(page);
+
+  // As a portal's session cookie would: the page reloaded is as the page left.
+  await page.reload();
+  await expect(element(page)).toHaveAttribute('state', 'framed');
+  await expect(user).toHaveValue('alex');
+  await expect(expectation).toHaveText(
+    'Signed out: the portal has nobody signed in. Sign in again signs Alex Wilber, Contoso back in.',
+  );
+  await expect(signInAgain).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Sign out' })).toBeHidden();
+  const config = await page.request.get(`${demo.url}/demo/config`);
+  expect((await config.json()).persona, 'the portal has nobody signed in').toBe('anonymous');
+
+  await signInAgain.click();
+  await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
+  // Signed out, the catalogue listed the open form only: Alex's list is back.
+  await expect(page.locator('#form option[value="form:form_google"]')).toHaveCount(1);
+  await page.reload();
+  await expect(user).toHaveValue('alex');
+  await expect(expectation).toHaveText('Google Workspace account: signs in on Google forms');
+  await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
+  await expect(signInAgain).toBeHidden();
+});
