@@ -9,10 +9,13 @@ import {
   UNKNOWN_CODE_STATUS,
 } from '@form-embed/protocol/browser';
 import { resultSayer } from './control-result.js';
-import { byId, sayInvalid } from './dom.js';
+import { byId } from './dom.js';
+import { wholeNumberBox } from './whole-number-box.js';
 
 /** The longest latency the box takes: a minute, well past the middleware's 10 s timeoutMs. */
 const MAX_LATENCY_MS = 60_000;
+/** The most the clock box moves the sandbox clock at once: a day. */
+const MAX_CLOCK_SECONDS = 86_400;
 
 /**
  * Wires the controls to the element `current()` returns; `showArmed` looks the count up again,
@@ -22,6 +25,11 @@ export function sandboxControls(current: () => FormEmbedElement | null) {
   listFailCodes();
   const showArmed = armedFailures();
   const latency = latencyBox();
+  // Any amount, not a few fixed steps: just before and just past a session's lapse (1800 s from
+  // its mint) or a handle's 120 s are amounts no sum of 60, 121 and 1800 makes.
+  wholeNumberBox('clock', { min: 1, max: MAX_CLOCK_SECONDS, unit: 'seconds' }, (seconds) =>
+    control('advance-clock', { seconds }, `the sandbox clock moved ${seconds} s forward.`),
+  );
   const actions = controlActions(current, showArmed, latency);
   for (const button of document.querySelectorAll<HTMLButtonElement>('[data-action]')) {
     button.addEventListener('click', () => actions[button.dataset.action ?? '']?.());
@@ -104,34 +112,14 @@ function armedFailures() {
  */
 function latencyBox() {
   const latencyInput = byId<HTMLInputElement>('latency');
-  const latencyError = byId<HTMLParagraphElement>('latency-error');
   let typed = false;
-  /**
-   * The box's milliseconds, or undefined with the box marked invalid and saying why: only digits,
-   * so that `1e3`, `1.5`, `-0` or an empty box is refused rather than sent as another number.
-   */
-  function checkLatency(): number | undefined {
-    const text = latencyInput.value.trim();
-    const ms = /^\d{1,6}$/.test(text) ? Number(text) : Number.NaN;
-    const problem =
-      ms <= MAX_LATENCY_MS
-        ? ''
-        : `${text ? `“${text}” is not` : 'Type'} a whole number of milliseconds from 0 to ${MAX_LATENCY_MS}, in digits only. Nothing was sent.`;
-    sayInvalid(latencyInput, latencyError, problem, 'latency-hint');
-    return problem ? undefined : ms;
-  }
-  byId('latency-form').addEventListener('submit', (event) => {
-    event.preventDefault();
-    const ms = checkLatency();
-    // A refused value sends nothing: the line below the controls, cleared as Set was pressed, stays
-    // empty rather than tell of the last action as if of this one.
-    if (ms !== undefined) return void control('latency', { ms });
-    latencyInput.focus();
-  });
-  // Once marked invalid, the box says as soon as what is typed is right again.
+  const checkLatency = wholeNumberBox(
+    'latency',
+    { min: 0, max: MAX_LATENCY_MS, unit: 'milliseconds' },
+    (ms) => control('latency', { ms }),
+  );
   latencyInput.addEventListener('input', () => {
     typed = true;
-    if (latencyInput.hasAttribute('aria-invalid')) checkLatency();
   });
   return {
     backToZero() {
@@ -187,10 +175,6 @@ function controlActions(
       const fault = { kind: 'error', scope: 'redeem', code: 'invalid_request', status: 401 };
       await control('fail', fault, 'armed a failed handle');
       await showArmed();
-    },
-    'advance-clock': () => {
-      const seconds = Number(byId<HTMLSelectElement>('clock-seconds').value);
-      return control('advance-clock', { seconds }, `the sandbox clock moved ${seconds} s forward.`);
     },
     'exhaust-mints': () =>
       control(

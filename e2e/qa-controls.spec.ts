@@ -2,8 +2,10 @@ import type { Page } from '@playwright/test';
 import {
   expect,
   expectReframedAfterOneRemint,
+  frameOf,
   openFramedConsole,
   recordEvents,
+  submitOf,
   test,
 } from './demo-fixture.js';
 
@@ -350,9 +352,59 @@ test('the console uses up the organisation’s mints and moves the sandbox clock
     page.request.post(`${demo.url}/form-sessions/forms/form_open/session`, { data: {} });
   expect((await mint()).status()).toBe(429);
 
-  await page.getByLabel('Move the sandbox clock forward').selectOption('60');
+  await page.getByLabel('Move the sandbox clock forward').fill('60');
   await page.getByRole('button', { name: 'Advance', exact: true }).click();
   await expect(result).toHaveText('Done: the sandbox clock moved 60 s forward.');
   // A minute on, the limit has its mints back.
   expect((await mint()).status()).toBe(200);
+});
+
+test('the clock box moves the sandbox clock by the seconds typed: to just before a session’s lapse (30 minutes from its mint), then just past it', async ({
+  page,
+  demo,
+}) => {
+  await recordEvents(page);
+  const element = await openFramedConsole(page, demo);
+  const box = page.getByLabel('Move the sandbox clock forward');
+  const result = page.locator('#control-result');
+  // 20 s short of the lapse, less the wall time since the mint (a second or two here).
+  await box.fill('1780');
+  await page.getByRole('button', { name: 'Advance', exact: true }).click();
+  await expect(result).toHaveText('Done: the sandbox clock moved 1780 s forward.');
+  // A reload of the framed page notices a lapse: there is none yet, the form is there.
+  await (await frameOf(element)).evaluate(() => location.reload());
+  await expect(submitOf(page)).toBeVisible();
+
+  await box.fill('30');
+  await box.press('Enter');
+  await expect(result).toHaveText('Done: the sandbox clock moved 30 s forward.');
+  await submitOf(page).click();
+  await expectReframedAfterOneRemint(page, element, 'expired');
+});
+
+test('the clock box takes whole seconds from 1 to 86400 in digits, and says so of anything else without sending it', async ({
+  page,
+  demo,
+}) => {
+  await page.goto(demo.url);
+  const sent: unknown[] = [];
+  page.on('request', (request) => {
+    if (request.url().endsWith('/demo/control/advance-clock')) sent.push(request.postDataJSON());
+  });
+  const box = page.getByLabel('Move the sandbox clock forward');
+  const advance = page.getByRole('button', { name: 'Advance', exact: true });
+  for (const typed of ['0', '1.5', '-5', '1e3', '', '86401']) {
+    await box.fill(typed);
+    await advance.click();
+    await expect(box, typed).toHaveAttribute('aria-invalid', 'true');
+    await expect(box).toHaveAccessibleDescription(/whole number of seconds from 1 to 86400/);
+    await expect(box).toBeFocused();
+  }
+  await box.fill('121');
+  await expect(box, 'typing a right value clears the mark').not.toHaveAttribute('aria-invalid');
+  await advance.click();
+  await expect(page.locator('#control-result')).toHaveText(
+    'Done: the sandbox clock moved 121 s forward.',
+  );
+  expect(sent, 'only the valid value reached the sandbox').toEqual([{ seconds: 121 }]);
 });
