@@ -179,7 +179,13 @@ function useLanguage(lang: string) {
 const askedLang = new URLSearchParams(location.search).get('lang') ?? 'en';
 langSelect.value = askedLang in packs ? askedLang : 'en';
 useLanguage(langSelect.value);
-langSelect.addEventListener('change', () => useLanguage(langSelect.value));
+langSelect.addEventListener('change', () => {
+  useLanguage(langSelect.value);
+  // In the address, which the console reads as it opens: a reload stays in this language.
+  const address = new URL(location.href);
+  address.searchParams.set('lang', langSelect.value);
+  history.replaceState(history.state, '', address);
+});
 formSelect.addEventListener('change', () => {
   // The box's complaint is about a form no longer asked for.
   sayInvalid(formOther, formOtherError, '');

@@ -408,3 +408,16 @@ test('the clock box takes whole seconds from 1 to 86400 in digits, and says so o
   );
   expect(sent, 'only the valid value reached the sandbox').toEqual([{ seconds: 121 }]);
 });
+
+test('a reload keeps the language the tester picked, as the address the console opened with ?lang= does', async ({
+  page,
+  demo,
+}) => {
+  const element = await openFramedConsole(page, demo);
+  const language = page.getByLabel('Messages of the element');
+  await language.selectOption('de');
+  await page.reload();
+  await expect(language).toHaveValue('de');
+  await expect(page.locator('#embed-slot')).toHaveAttribute('lang', 'de');
+  await expect(element).toHaveAttribute('state', 'framed');
+});
