@@ -1,4 +1,4 @@
-import { type Browser, chromium } from '@playwright/test';
+import { type Browser, type BrowserContextOptions, chromium } from '@playwright/test';
 import { chromiumLaunchOptions } from '../scripts/chromium.mjs';
 
 let launched: Promise<Browser> | undefined;
@@ -16,7 +16,8 @@ export async function closeBrowser(): Promise<void> {
 /**
  * Opens `url` and waits until each `<output>` in `outputs` reports a session on `formsOrigin`
  * (written by the page's own session handler) and a form page from that origin is framed, with
- * the accessible name `frameTitles` gives it when given (in the page's order).
+ * the accessible name `frameTitles` gives it when given (in the page's order), in a page opened with
+ * `pageOptions`.
  * Returns the page's errors, which a setup expects to be none, and its console warnings.
  */
 export async function expectFramed(
@@ -24,8 +25,9 @@ export async function expectFramed(
   formsOrigin: string,
   outputs: string[],
   frameTitles?: string[],
+  pageOptions: BrowserContextOptions = {},
 ) {
-  const page = await (await sharedBrowser()).newPage();
+  const page = await (await sharedBrowser()).newPage(pageOptions);
   const errors: string[] = [];
   const warnings: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));

@@ -14,12 +14,17 @@ export interface Portal {
 
 /**
  * Starts the Express 5 setup's built portal (which starts the sandbox by its CLI), serving
- * `staticDir` when given. Resolves once it prints where it listens.
+ * `staticDir` when given, with `env` added to its environment. Resolves once it prints where it
+ * listens.
  */
-export async function startPortal(express5: Project, staticDir?: string): Promise<Portal> {
+export async function startPortal(
+  express5: Project,
+  staticDir?: string,
+  env: Record<string, string> = {},
+): Promise<Portal> {
   const child = spawn(process.execPath, ['dist/portal.js'], {
     cwd: express5.dir,
-    env: { ...process.env, STATIC_DIR: staticDir ?? '' },
+    env: { ...process.env, STATIC_DIR: staticDir ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';

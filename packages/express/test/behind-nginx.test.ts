@@ -1,52 +1,18 @@
 import assert from 'node:assert/strict';
 import { EventEmitter, once } from 'node:events';
-import { readFile } from 'node:fs/promises';
 import type { ClientRequest } from 'node:http';
 import { request } from 'node:https';
 import { before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { mintPath } from '@form-embed/protocol';
 import { type MountedMiddleware, openForm } from './helpers/harness.js';
-import { type HttpBlock, type Nginx, startNginx } from './helpers/nginx.js';
+import { type Nginx, readmeNginxBlock, startNginx } from './helpers/nginx.js';
 import { instancesOnOneRedis } from './helpers/redis-instances.js';
 import type { SecretWatch } from './helpers/secret-watch.js';
 
 // The README's nginx block (Behind nginx), as a partner copies it, in a real nginx that ends TLS
 // in front of portal instances: two that set trust proxy as the README says and share one Redis,
 // and one that does not.
-
-const readme = new URL('../README.md', import.meta.url);
-
-/** The README's one ```nginx block. */
-async function readmeNginxBlock(): Promise<string> {
-  const text = await readFile(readme, 'utf8');
-  const block = /\n```nginx\n([\s\S]*?)\n```\n/.exec(text)?.[1];
-  assert.ok(block, 'the README has a ```nginx block');
-  return block;
-}
-
-/** `text` with `from` replaced by `to`, where `from` must be. */
-function replaced(text: string, from: string, to: string): string {
-  assert.ok(text.includes(from), `the README's nginx block has ${from}`);
-  return text.replaceAll(from, to);
-}
-
-/** The README's block in front of `instances`, on nginx's port and certificate. */
-async function readmeBlockFor(instances: MountedMiddleware[]): Promise<HttpBlock> {
-  const block = await readmeNginxBlock();
-  const [first, second = first] = instances.map((instance) => {
-    const { host } = new URL(instance.server.endpoint);
-    return host;
-  });
-  return ({ port, certificate, key }) =>
-    [
-      ['server 10.0.0.11:3000;', `server ${first};`],
-      ['server 10.0.0.12:3000;', `server ${second};`],
-      ['listen 443 ssl;', `listen 127.0.0.1:${port} ssl;`],
-      ['/etc/ssl/portal.example.com.pem', certificate],
-      ['/etc/ssl/portal.example.com.key', key],
-    ].reduce((text, [from, to]) => replaced(text, from as string, to as string), block);
-}
 
 interface Visit {
   /** The visitor's address (a loopback one: Linux answers on all of 127.0.0.0/8). */
@@ -141,7 +107,8 @@ async function instance(name: string, trustProxy: number | false): Promise<Mount
 }
 
 async function nginxInFrontOf(instances: MountedMiddleware[]): Promise<Nginx> {
-  const nginx = await startNginx(await readmeBlockFor(instances));
+  const upstreams = instances.map((instance) => new URL(instance.server.endpoint).host);
+  const nginx = await startNginx(await readmeNginxBlock(upstreams));
   stopAtEnd(() => nginx.stop());
   return nginx;
 }

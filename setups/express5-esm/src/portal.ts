@@ -1,6 +1,7 @@
 // A partner's portal: Express 5, ES modules, TypeScript with nodenext. It starts the sandbox by
 // its CLI, mounts formEmbedSessions, once more behind its own CSRF token check (as the
-// middleware's README suggests), and serves STATIC_DIR when given (the browser setups' pages).
+// middleware's README suggests), and serves STATIC_DIR when given (the browser setups' pages);
+// TRUST_PROXY, when given, is Express's trust proxy.
 // Prints one JSON line {port, formsOrigin} once it listens; SIGTERM stops it and the sandbox.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -32,6 +33,8 @@ const user: FormSessionUser = {
 };
 
 const app = express();
+// Behind a proxy (the setups' nginx), as the middleware's README says: the number of proxies.
+if (process.env.TRUST_PROXY) app.set('trust proxy', Number(process.env.TRUST_PROXY));
 const sessions = formEmbedSessions({
   apiKey: sandbox.apiKey,
   baseUrl: sandbox.baseUrl,

@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import { type ChildProcess, execFile } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
@@ -21,6 +22,30 @@ export interface Nginx {
 export type HttpBlock = (listen: { port: number; certificate: string; key: string }) => string;
 
 // Debian installs it in /usr/sbin, on the PATH of root alone.
+const readme = new URL('../../README.md', import.meta.url);
+
+/**
+ * The README's one ```nginx block (Behind nginx) as a partner copies it, but for its two upstream
+ * addresses (`upstreams`: the one, twice, when one is given), its port and its certificate.
+ */
+export async function readmeNginxBlock(upstreams: string[]): Promise<HttpBlock> {
+  const text = await readFile(readme, 'utf8');
+  const block = /\n```nginx\n([\s\S]*?)\n```\n/.exec(text)?.[1];
+  assert.ok(block, 'the README has a ```nginx block');
+  const [first, second = first] = upstreams;
+  return ({ port, certificate, key }) =>
+    [
+      ['server 10.0.0.11:3000;', `server ${first};`],
+      ['server 10.0.0.12:3000;', `server ${second};`],
+      ['listen 443 ssl;', `listen 127.0.0.1:${port} ssl;`],
+      ['/etc/ssl/portal.example.com.pem', certificate],
+      ['/etc/ssl/portal.example.com.key', key],
+    ].reduce((config, [from, to]) => {
+      assert.ok(config.includes(from as string), `the README's nginx block has ${from}`);
+      return config.replaceAll(from as string, to as string);
+    }, block);
+}
+
 const binary = process.env.NGINX ?? (existsSync('/usr/sbin/nginx') ? '/usr/sbin/nginx' : 'nginx');
 const startDeadlineMs = 10_000;
 const portAttempts = 5;
