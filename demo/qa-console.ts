@@ -6,6 +6,7 @@ import fr from '@form-embed/element/locales/fr';
 import it from '@form-embed/element/locales/it';
 import nl from '@form-embed/element/locales/nl';
 import { type Catalogue, readSessionError } from '@form-embed/protocol/browser';
+import { askedFor, choiceOf, keepInAddress, typedOf } from './console-address.js';
 import { clearResultOnActions } from './control-result.js';
 import { byId, query, sayInvalid } from './dom.js';
 import { logEvents, showState } from './event-log.js';
@@ -132,6 +133,13 @@ async function loadCatalogue(listOnly = false) {
     if (!listOnly && kept) embed(kept.choice, kept.title, true);
     return;
   }
+  if (kept && !listed && listedSignedOut) {
+    // Reloaded after Sign out (the address names the form): the form stays, as it was on the page
+    // the tester signed out under, though nobody's list has it; Sign in again remints it.
+    formSelect.selectedIndex = -1;
+    embed(kept.choice, kept.title);
+    return;
+  }
   if (kept && listed) formSelect.value = kept.choice;
   embed(formSelect.value, formSelect.selectedOptions[0]?.text ?? 'Embedded form');
   // The list's first stands in for this user only: the tester's choice still holds for the next
@@ -176,20 +184,19 @@ function useLanguage(lang: string) {
   // Repaints an element already on the page in the new language.
   current()?.requestUpdate();
 }
-const askedLang = new URLSearchParams(location.search).get('lang') ?? 'en';
+const askedLang = askedFor('lang') ?? 'en';
 langSelect.value = askedLang in packs ? askedLang : 'en';
 useLanguage(langSelect.value);
 langSelect.addEventListener('change', () => {
   useLanguage(langSelect.value);
-  // In the address, which the console reads as it opens: a reload stays in this language.
-  const address = new URL(location.href);
-  address.searchParams.set('lang', langSelect.value);
-  history.replaceState(history.state, '', address);
+  keepInAddress({ lang: langSelect.value });
 });
 formSelect.addEventListener('change', () => {
   // The box's complaint is about a form no longer asked for.
   sayInvalid(formOther, formOtherError, '');
   embed(formSelect.value, formSelect.selectedOptions[0]?.text ?? 'Embedded form');
+  // ?form= a form picked in the list, ?embed= one typed in the box.
+  keepInAddress({ form: typedOf(formSelect.value), embed: undefined });
 });
 const formOther = byId<HTMLInputElement>('form-other');
 const formOtherError = byId<HTMLParagraphElement>('form-other-error');
@@ -204,7 +211,8 @@ byId('form-other-form').addEventListener('submit', (event) => {
   }
   // The catalogue shows none of its entries, so picking any of them embeds it again.
   formSelect.selectedIndex = -1;
-  embed(typed.startsWith('core:') ? typed : `form:${typed}`, typed, true);
+  embed(choiceOf(typed), typed, true);
+  keepInAddress({ embed: typed, form: undefined });
 });
 formOther.addEventListener('input', () => {
   if (formOther.hasAttribute('aria-invalid')) sayInvalid(formOther, formOtherError, '');
@@ -215,5 +223,12 @@ byId('clear-log').addEventListener('click', () => log.replaceChildren());
 if (config.mode === 'sandbox') {
   void showArmed();
   void showLatency();
+}
+// The form the address names, picked or typed: the one the tester chose before a reload.
+const askedForm = askedFor('embed') || askedFor('form');
+if (askedForm) {
+  const typed = Boolean(askedFor('embed'));
+  chosen = { choice: choiceOf(askedForm), title: askedForm, typed };
+  if (typed) formOther.value = askedForm;
 }
 await loadCatalogue();

@@ -421,3 +421,30 @@ test('a reload keeps the language the tester picked, as the address the console 
   await expect(page.locator('#embed-slot')).toHaveAttribute('lang', 'de');
   await expect(element).toHaveAttribute('state', 'framed');
 });
+
+test('a reload keeps the form the tester chose, picked or typed, as the address the console opened with ?form= or ?embed= does', async ({
+  page,
+  demo,
+}) => {
+  const element = await openFramedConsole(page, demo);
+  const form = page.getByLabel('From the catalogue');
+  const box = page.getByLabel('Or any form id or Core slug');
+  // Alex signs in on Google forms: the list's first, a Microsoft form, fails for him.
+  await page.getByLabel('Portal user').selectOption('alex');
+  await form.selectOption('form:form_google');
+  await expect(element).toHaveAttribute('state', 'framed');
+  await page.reload();
+  await expect(form).toHaveValue('form:form_google');
+  await expect(element).toHaveAttribute('form-id', 'form_google');
+  await expect(element).toHaveAttribute('state', 'framed');
+
+  await page.getByLabel('Portal user').selectOption('adele');
+  await box.fill('core:new-starter');
+  await page.getByRole('button', { name: 'Embed', exact: true }).click();
+  await expect(element).toHaveAttribute('core-slug', 'new-starter');
+  await page.reload();
+  await expect(element).toHaveAttribute('core-slug', 'new-starter');
+  await expect(element).toHaveAttribute('state', 'framed');
+  await expect(box, 'the box says what is embedded').toHaveValue('core:new-starter');
+  await expect(form, 'the list shows no entry, as after Embed').toHaveValue('');
+});

@@ -148,3 +148,24 @@ test('a reload after Sign out keeps the portal signed out, with Sign in again fo
   await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
   await expect(signInAgain).toBeHidden();
 });
+
+test('a reload after Sign out keeps the form the tester chose on the page, though nobody’s list has it; Sign in again frames it again', async ({
+  page,
+  demo,
+}) => {
+  await page.goto(demo.url);
+  await page.getByLabel('Portal user').selectOption('alex');
+  const form = page.getByLabel('From the catalogue');
+  await form.selectOption('form:form_google');
+  await expect(element(page)).toHaveAttribute('state', 'framed');
+  await signOut(page);
+
+  await page.reload();
+  // The page as the tester left it: Alex's Google form, which a signed-out mint cannot open.
+  await expect(element(page)).toHaveAttribute('form-id', 'form_google');
+  await expect(element(page).getByRole('status')).toHaveText(signIn.en);
+  await page.getByRole('button', { name: 'Sign in again' }).click();
+  await expect(element(page)).toHaveAttribute('state', 'framed');
+  await expect(element(page)).toHaveAttribute('form-id', 'form_google');
+  await expect(form).toHaveValue('form:form_google');
+});

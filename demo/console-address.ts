@@ -1,0 +1,27 @@
+// What the QA console keeps in its address, which it reads as it opens, so that a reload (after a
+// Sign out, say) opens it as the tester left it: the language (?lang=) and the form chosen,
+// ?form= one picked in the list or ?embed= one typed in the Embed box, either as the box takes it.
+
+const asked = new URLSearchParams(location.search);
+
+/** The value of `name` in the address the console opened with, or null. */
+export const askedFor = (name: string) => asked.get(name);
+
+/**
+ * Writes `choices` into the address (undefined deletes one). No history entry: Back still leaves
+ * the console.
+ */
+export function keepInAddress(choices: Record<string, string | undefined>): void {
+  const address = new URL(location.href);
+  for (const [name, value] of Object.entries(choices)) {
+    if (value === undefined) address.searchParams.delete(name);
+    else address.searchParams.set(name, value);
+  }
+  history.replaceState(history.state, '', address);
+}
+
+/** A form as the Embed box takes it (a form id, or core: and a Core slug) as a choice of the list. */
+export const choiceOf = (typed: string) => (typed.startsWith('core:') ? typed : `form:${typed}`);
+
+/** A choice of the list as the Embed box takes it. */
+export const typedOf = (choice: string) => choice.replace(/^form:/, '');
