@@ -1,5 +1,5 @@
 // Shows what a `<form-embed>` does: its state badge and a log of its events, for QA.
-const eventTypes = [
+export const eventTypes = [
   'form-embed-session',
   'form-embed-remint',
   'form-embed-error',

@@ -10,6 +10,7 @@ import { askedFor, choiceOf, keepInAddress, typedOf } from './console-address.js
 import { clearResultOnActions } from './control-result.js';
 import { byId, query, sayInvalid } from './dom.js';
 import { logEvents, showState } from './event-log.js';
+import { glanceAt } from './glance.js';
 import { type PersonaConfig, portalSignIn } from './portal-sign-in.js';
 import { sandboxControls } from './sandbox-controls.js';
 
@@ -26,6 +27,7 @@ let stateObserver: MutationObserver | undefined;
 /** What was embedded last, and whether it was typed in the box rather than picked in the list. */
 let chosen: { choice: string; title: string; typed: boolean } | undefined;
 const current = () => slot.querySelector('form-embed') as FormEmbedElement | null;
+glanceAt(slot, log);
 
 const config: DemoConfig = await (await fetch('/demo/config')).json();
 byId('mode').textContent = config.mode === 'sandbox' ? 'Sandbox' : 'Real service';

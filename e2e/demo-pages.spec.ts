@@ -1,3 +1,5 @@
+import type { Page } from '@playwright/test';
+import { expectNoAxeViolations } from './axe.js';
 import { expect, test } from './demo-fixture.js';
 
 const pages = ['/', '/several.html', '/lazy.html', '/hostile.html'];
@@ -194,4 +196,98 @@ test('the lazy page shows its embed’s state beside the embed, in sight once sc
   const badge = card.locator('.state');
   await expect(badge).toHaveText('framed');
   await expect(badge).toBeInViewport();
+});
+
+/** Whether a click on the middle of `selector` (the first match) would hit it, not what covers it. */
+async function uncovered(page: Page, selector: string) {
+  return page
+    .locator(selector)
+    .first()
+    .evaluate((element) => {
+      const { left, top, width, height } = element.getBoundingClientRect();
+      const hit = document.elementFromPoint(left + width / 2, top + height / 2);
+      return hit !== null && (element === hit || element.contains(hit));
+    });
+}
+
+test.describe('at 390 px, the console’s glance bar', () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  test('shows the element’s state and last event beside the controls far above the form, and covers none of them', async ({
+    page,
+    demo,
+  }) => {
+    await page.goto(demo.url);
+    await expect(page.getByText('Armed failures: none.')).toBeVisible();
+    const glance = page.getByRole('region', { name: 'The element, at a glance' });
+    await expect(glance.locator('.state')).toHaveText('framed');
+    await expect(glance).toContainText('session · attempt 1');
+    await expect(glance.getByRole('link', { name: 'Events (1)' })).toBeVisible();
+    const remint = page.getByRole('button', { name: 'Remint now' });
+    await remint.scrollIntoViewIfNeeded();
+    await remint.click();
+    // remint() starts a new run: its session is attempt 1 again, the log's second event.
+    await expect(glance.getByRole('link', { name: 'Events (2)' })).toBeVisible();
+    await expect(glance).toContainText('session · attempt 1');
+    await expect(glance).toBeInViewport();
+    expect(await uncovered(page, '[data-action=remint]'), 'Remint now uncovered').toBe(true);
+    // Not a live region: it repeats the stage to the eye; read out as well, each change would chatter.
+    expect(
+      await glance.evaluate((bar) =>
+        [bar, ...bar.querySelectorAll('*')].some(
+          (node) =>
+            node.hasAttribute('aria-live') ||
+            ['status', 'log', 'alert'].includes(node.getAttribute('role') ?? ''),
+        ),
+      ),
+    ).toBe(false);
+    await expectNoAxeViolations(page, '.glance');
+
+    await glance.getByRole('link', { name: 'Form' }).click();
+    await expect(page.locator('#state')).toBeInViewport();
+    expect(await uncovered(page, '#state'), 'the stage’s state uncovered').toBe(true);
+    await glance.getByRole('link', { name: /^Events/ }).click();
+    await expect(page.getByRole('heading', { name: 'Events' })).toBeInViewport();
+    await glance.getByRole('link', { name: 'Controls' }).click();
+    expect(await uncovered(page, '#controls-heading'), 'the controls’ heading uncovered').toBe(
+      true,
+    );
+  });
+
+  test('covers no control reached with Shift+Tab, from the last control up', async ({
+    page,
+    demo,
+  }) => {
+    await page.goto(demo.url);
+    await expect(page.getByText('Armed failures: none.')).toBeVisible();
+    await page.getByRole('button', { name: 'Reset the sandbox' }).focus();
+    const covered: string[] = [];
+    for (let step = 0; step < 24; step++) {
+      await page.keyboard.press('Shift+Tab');
+      const hidden = await page.evaluate(() => {
+        const focused = document.activeElement as HTMLElement;
+        const { left, top, width: w, height: h } = focused.getBoundingClientRect();
+        const hit = document.elementFromPoint(left + w / 2, top + h / 2);
+        return hit?.closest('.glance') && !focused.closest('.glance')
+          ? focused.textContent?.trim() || focused.id
+          : '';
+      });
+      if (hidden) covered.push(hidden);
+    }
+    expect(covered).toEqual([]);
+  });
+});
+
+test('at 1280 px the console has no glance bar: the form and its state are in sight beside the controls', async ({
+  page,
+  demo,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto(demo.url);
+  await expect(page.locator('#embed-slot form-embed')).toHaveAttribute('state', 'framed');
+  await expect(page.locator('.glance')).toBeHidden();
+  expect(await page.evaluate(() => document.documentElement.style.scrollPaddingTop)).toBe('');
+  expect(
+    await page.locator('.stage').evaluate((stage) => stage.getBoundingClientRect().top),
+  ).toBeLessThan(100);
 });
