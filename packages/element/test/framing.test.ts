@@ -6,6 +6,7 @@ import {
   embedUrl,
   errorMessage,
   frameOf,
+  mintCall,
   mount,
   mountFramed,
   post,
@@ -149,7 +150,7 @@ describe('<form-embed> framing', () => {
     const { element, calls } = await mountFramed();
     const first = frameOf(element) as HTMLIFrameElement;
     post(errorMessage(), embedOrigin, first.contentWindow);
-    calls[1]?.resolve(session());
+    (await mintCall(calls, 1)).resolve(session());
     await settle(element);
     const second = frameOf(element);
     expect(second).to.not.equal(null);
@@ -177,6 +178,7 @@ describe('<form-embed> framing', () => {
           source: frameOf(element)?.contentWindow ?? null,
         }),
       );
+      await mintCall(calls, 2);
       expect(calls).to.have.length(3);
     } finally {
       host.remove();
@@ -205,7 +207,7 @@ describe('<form-embed> framing', () => {
       // one, a frame reused for the new embedUrl would leave history.length unchanged as well.
       await sendMouse({ type: 'click', position: [0, 0] });
       post(errorMessage('expired'), embedOrigin, frameOf(element)?.contentWindow ?? null);
-      calls[i]?.resolve(session());
+      (await mintCall(calls, i)).resolve(session());
       await loaded;
     }
     expect(calls).to.have.length(4);
@@ -216,7 +218,7 @@ describe('<form-embed> framing', () => {
     const { element, calls } = await mountFramed();
     const oldWindow = frameOf(element)?.contentWindow ?? null;
     post(errorMessage(), embedOrigin, oldWindow);
-    calls[1]?.resolve(session());
+    (await mintCall(calls, 1)).resolve(session());
     await settle(element);
     post(errorMessage(), embedOrigin, oldWindow);
     await settle(element);
@@ -230,7 +232,7 @@ describe('<form-embed> framing', () => {
     first.focus();
     expect(element.shadowRoot?.activeElement === first, 'the first frame has focus').to.equal(true);
     post(errorMessage('error'), embedOrigin, first.contentWindow);
-    calls[1]?.resolve(session());
+    (await mintCall(calls, 1)).resolve(session());
     await settle(element);
     const second = frameOf(element);
     expect(second !== first && element.shadowRoot?.activeElement === second).to.equal(true);
@@ -240,7 +242,7 @@ describe('<form-embed> framing', () => {
     const { element, calls } = await mountFramed();
     frameOf(element)?.focus();
     post(errorMessage('expired'), embedOrigin, frameOf(element)?.contentWindow ?? null);
-    calls[1]?.resolve(session());
+    (await mintCall(calls, 1)).resolve(session());
     await settle(element);
     expect(element.shadowRoot?.activeElement?.getAttribute('part')).to.equal('dismiss');
   });
@@ -250,7 +252,7 @@ describe('<form-embed> framing', () => {
     element.addEventListener('form-embed-notice', (event) => event.preventDefault());
     frameOf(element)?.focus();
     post(errorMessage('expired'), embedOrigin, frameOf(element)?.contentWindow ?? null);
-    calls[1]?.resolve(session());
+    (await mintCall(calls, 1)).resolve(session());
     await settle(element);
     const frame = frameOf(element);
     expect(frame !== null && element.shadowRoot?.activeElement === frame).to.equal(true);
@@ -259,7 +261,7 @@ describe('<form-embed> framing', () => {
   it('when the user was elsewhere, a remint leaves focus alone', async () => {
     const { element, calls } = await mountFramed();
     post(errorMessage('expired'), embedOrigin, frameOf(element)?.contentWindow ?? null);
-    calls[1]?.resolve(session());
+    (await mintCall(calls, 1)).resolve(session());
     await settle(element);
     expect(element.shadowRoot?.activeElement === null, 'nothing focused').to.equal(true);
   });
@@ -293,7 +295,7 @@ describe('<form-embed> framing', () => {
       if (++sessions === 1) element.remint();
     });
     post(errorMessage('expired'), embedOrigin, frameOf(element)?.contentWindow ?? null);
-    calls[1]?.resolve(session());
+    (await mintCall(calls, 1)).resolve(session());
     await settle(element);
     calls[2]?.resolve(session());
     await settle(element);

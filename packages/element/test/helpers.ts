@@ -86,6 +86,26 @@ export function sessionStub() {
   return { calls, fetchSession };
 }
 
+// A run sends its mint a microtask or two after it starts (after an update then pending), never
+// a task later: a test answers it once it is there, with no wait on any clock.
+const MINT_MICROTASKS = 20;
+
+/**
+ * The element's mint number `n` (from 0), once the element has sent it: lets microtasks run,
+ * at most MINT_MICROTASKS, until `calls[n]` is there, and fails the test when it never comes.
+ */
+export async function mintCall(calls: MintCall[], n: number): Promise<MintCall> {
+  for (let i = 0; i < MINT_MICROTASKS && !calls[n]; i++) await 0;
+  const call = calls[n];
+  if (!call) throw new Error(`mint ${n} was never sent (${calls.length} sent, counted from 0)`);
+  return call;
+}
+
+/** Lets the microtasks run in which the element sends a mint it is about to send, if any. */
+export async function mintsSent() {
+  for (let i = 0; i < MINT_MICROTASKS; i++) await 0;
+}
+
 /** A SessionError answer for `code`, with an operator message no person may be shown. */
 export const failure = (code: string, retryable = false) =>
   new FormSessionError({ code, message: 'Operator detail: key abc', retryable, status: 400 });
@@ -157,7 +177,7 @@ export async function mount(options: { fetchSession?: FetchSession } = {}) {
 /** Mounts and frames a first session. */
 export async function mountFramed() {
   const mounted = await mount();
-  mounted.calls[0]?.resolve(session());
+  (await mintCall(mounted.calls, 0)).resolve(session());
   await settle(mounted.element);
   return mounted;
 }

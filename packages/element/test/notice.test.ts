@@ -7,6 +7,7 @@ import {
   embedOrigin,
   errorMessage,
   frameOf,
+  mintCall,
   mountFramed,
   post,
   record,
@@ -28,8 +29,9 @@ async function remintAfter(
   // The frame's message comes in a task of its own, after the update that messages set here ask
   // for: a mint asked for with an update pending waits for it.
   await framed.element.updateComplete;
+  const remint = framed.calls.length;
   post(errorMessage(state), embedOrigin, frameOf(framed.element)?.contentWindow ?? null);
-  framed.calls.at(-1)?.resolve(session());
+  (await mintCall(framed.calls, remint)).resolve(session());
   await settle(framed.element);
   return framed;
 }
@@ -80,7 +82,7 @@ describe('<form-embed> lapse notice', () => {
     const mounted = await remintAfter('expired');
     await remintAfter('error', mounted); // the notice passed on to this frame, which shows its form
     mounted.element.remint();
-    mounted.calls.at(-1)?.resolve(session());
+    (await mintCall(mounted.calls, 3)).resolve(session());
     await settle(mounted.element);
     expect(statusOf(mounted.element).textContent).to.equal('');
     await remintAfter('error', mounted);
@@ -127,11 +129,11 @@ describe('<form-embed> lapse notice', () => {
     const { element, calls } = await mountFramed();
     post(errorMessage('expired'), embedOrigin, frameOf(element)?.contentWindow ?? null);
     const signedOut = { code: 'sign_in_required', message: '', retryable: false, status: 401 };
-    calls[1]?.reject(new FormSessionError(signedOut));
+    (await mintCall(calls, 1)).reject(new FormSessionError(signedOut));
     await settle(element);
     expect(element.state).to.equal('failed');
     element.remint();
-    calls[2]?.resolve(session());
+    (await mintCall(calls, 2)).resolve(session());
     await settle(element);
     expect(statusOf(element).textContent).to.equal(`${lapsed}Dismiss`);
   });
@@ -162,7 +164,7 @@ describe('<form-embed> lapse notice', () => {
     expect(mounted.element.state).to.equal('failed');
     expect(mounted.calls).to.have.length(5);
     statusOf(mounted.element).querySelector('button')?.click();
-    mounted.calls.at(-1)?.resolve(session());
+    (await mintCall(mounted.calls, 5)).resolve(session());
     await settle(mounted.element);
     expect(mounted.element.state).to.equal('framed');
     expect(statusOf(mounted.element).textContent).to.equal(`${lapsed}Dismiss`);

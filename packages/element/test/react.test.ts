@@ -7,6 +7,7 @@ import {
   embedOrigin,
   errorMessage,
   frameOf,
+  mintCall,
   post,
   session,
   sessionStub,
@@ -74,7 +75,7 @@ describe('<FormEmbed> (@form-embed/element/react)', () => {
     await settle(element);
     for (const call of [1, 2]) {
       post(errorMessage('expired'), embedOrigin, frameOf(element)?.contentWindow ?? null);
-      calls[call]?.resolve(session());
+      (await mintCall(calls, call)).resolve(session());
       await settle(element);
     }
     expect(heard).to.deep.equal([

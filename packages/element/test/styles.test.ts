@@ -5,6 +5,7 @@ import {
   errorMessage,
   failure,
   frameOf,
+  mintCall,
   mount,
   mountFramed,
   post,
@@ -37,8 +38,9 @@ async function withNotice(style: string, lapsed?: string) {
   if (lapsed) element.messages = { lapsed };
   // The frame's message comes in a task of its own, after the update messages ask for.
   await element.updateComplete;
+  const remint = calls.length;
   post(errorMessage('expired'), embedOrigin, frameOf(element)?.contentWindow ?? null);
-  calls.at(-1)?.resolve(session());
+  (await mintCall(calls, remint)).resolve(session());
   await settle(element);
   return mounted;
 }
