@@ -119,9 +119,11 @@ export class FormEmbedElement extends FormEmbedStatus {
       await nearViewport(this, signal);
     }
     for (let attempt = 1; ; attempt++) {
-      // With an update pending (a new form-id, then remint(), in one task) the mint waits for it,
-      // which may end this run: a mint aborted at once still reaches the service. A wait may end
-      // in the same task as the run (an `online` listener that removes the element).
+      // The mint waits a microtask, then for an update pending: what the page does in the task
+      // that started the run (a second remint(), a new form-id, a removal) ends it first, as a
+      // mint aborted at once still reaches the service. A wait may end in the same task as the
+      // run (an `online` listener that removes the element).
+      await 0;
       if (this.isUpdatePending) await 0;
       if (signal.aborted) return;
       const started = performance.now();

@@ -28,51 +28,80 @@ describe('<form-embed> lifecycle', () => {
     expect(frameOf(element)?.getAttribute('part')).to.equal('frame');
   });
 
-  it('remint() in the task that connected it sends one request, not two', async () => {
-    const stub = sessionStub();
-    const element = document.createElement('form-embed') as FormEmbedElement;
-    element.setAttribute('form-id', 'f1');
-    element.fetchSession = stub.fetchSession;
-    document.body.append(element);
-    try {
-      element.remint();
-      await settle(element);
-      expect(stub.calls).to.have.length(1);
-      expect(stub.calls[0]?.signal.aborted).to.equal(false);
-    } finally {
-      element.remove();
-    }
-  });
-
-  // A mint aborted in the task that asked for it still reaches the middleware in Chromium, and
-  // spends a handle and the user's and the organisation's mint limits.
-  for (const [what, change] of [
-    ['formId set', (element: FormEmbedElement) => (element.formId = 'f2')],
-    ['form-id set', (element: FormEmbedElement) => element.setAttribute('form-id', 'f2')],
+  for (const [what, times] of [
+    ['remint()', 1],
+    ['remint() twice', 2],
   ] as const) {
-    it(`${what} and remint() in one task: one mint, for the new form`, async () => {
-      const { element, calls } = await mountFramed();
-      change(element);
-      element.remint();
-      await settle(element);
-      expect(calls.slice(1).map((call) => call.target)).to.deep.equal([
-        { kind: 'form', formId: 'f2' },
-      ]);
-      expect(calls[1]?.signal.aborted).to.equal(false);
+    it(`${what} in the task that connected it sends one request, not ${times + 1}`, async () => {
+      const stub = sessionStub();
+      const element = document.createElement('form-embed') as FormEmbedElement;
+      element.setAttribute('form-id', 'f1');
+      element.fetchSession = stub.fetchSession;
+      document.body.append(element);
+      try {
+        for (let i = 0; i < times; i++) element.remint();
+        await settle(element);
+        expect(stub.calls).to.have.length(1);
+        expect(stub.calls[0]?.signal.aborted).to.equal(false);
+      } finally {
+        element.remove();
+      }
     });
   }
 
-  it('remint() twice after a change that starts no run (a new requestInit): one mint', async () => {
+  // A mint aborted in the task that asked for it still reaches the middleware in Chromium, and
+  // spends a handle and the user's and the organisation's mint limits.
+  for (const [what, change, formId] of [
+    ['formId set', (element: FormEmbedElement) => (element.formId = 'f2'), 'f2'],
+    ['form-id set', (element: FormEmbedElement) => element.setAttribute('form-id', 'f2'), 'f2'],
+    ['a new endpoint', (element: FormEmbedElement) => (element.endpoint = '/portal'), 'f1'],
+  ] as const) {
+    for (const remintFirst of [false, true]) {
+      const order = remintFirst ? `remint() and then ${what}` : `${what} and remint()`;
+      it(`${order} in one task: one mint, for the form then set, framed`, async () => {
+        const { element, calls } = await mountFramed();
+        if (remintFirst) element.remint();
+        change(element);
+        if (!remintFirst) element.remint();
+        await settle(element);
+        expect(calls.slice(1).map((call) => call.target)).to.deep.equal([{ kind: 'form', formId }]);
+        expect(calls[1]?.signal.aborted).to.equal(false);
+        calls[1]?.resolve(session());
+        await settle(element);
+        expect(element.state).to.equal('framed');
+      });
+    }
+  }
+
+  // Two sign-in listeners, or two effects of a page that each call remint().
+  for (const [after, change] of [
+    ['', () => {}],
+    [
+      ', after a change that starts no run (a new requestInit)',
+      (element: FormEmbedElement) => (element.requestInit = { headers: { 'X-CSRF-Token': 'new' } }),
+    ],
+  ] as const) {
+    it(`remint() twice in one task${after}: one mint, framed`, async () => {
+      const { element, calls } = await mountFramed();
+      change(element);
+      element.remint();
+      element.remint();
+      await settle(element);
+      expect(calls).to.have.length(2);
+      expect(calls[1]?.signal.aborted).to.equal(false);
+      calls[1]?.resolve(session());
+      await settle(element);
+      expect(element.state).to.equal('framed');
+    });
+  }
+
+  it('remint() and then removal in one task: no mint', async () => {
     const { element, calls } = await mountFramed();
-    element.requestInit = { headers: { 'X-CSRF-Token': 'new' } };
     element.remint();
-    element.remint();
-    await settle(element);
-    expect(calls).to.have.length(2);
-    expect(calls[1]?.signal.aborted).to.equal(false);
-    calls[1]?.resolve(session());
-    await settle(element);
-    expect(element.state).to.equal('framed');
+    element.remove();
+    await settle();
+    expect(calls).to.have.length(1);
+    expect(element.state).to.equal('idle');
   });
 
   it('mints a Core form by core-slug', async () => {

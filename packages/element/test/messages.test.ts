@@ -114,10 +114,11 @@ describe('<form-embed> embed messages', () => {
     });
     for (let i = 1; i <= 5; i++) {
       post(errorMessage(), embedOrigin, frameOf(element)?.contentWindow ?? null);
-      (await mintCall(calls, i)).resolve(session());
+      // The fifth, past the bound, stops the element before its mint goes out.
+      if (i < 5) (await mintCall(calls, i)).resolve(session());
       await settle(element);
     }
-    expect(calls).to.have.length(6);
+    expect(calls).to.have.length(5);
     expect(element.state).to.equal('failed');
     expect(statusOf(element).textContent).to.contain(messages.storm);
   });
