@@ -185,7 +185,11 @@ describe("the README's nginx in front of two instances that set trust proxy 1 an
       const sent = once(upstreamMints, 'sent') as Promise<[AbortSignal]>;
       const visit = sendMint(nginx, { from: '127.0.0.7', session: 'alex' });
       visit.on('error', () => {});
-      const [signal] = await sent;
+      // A mint refused before it reaches the service (the origin check) is never sent upstream.
+      const answered = once(visit, 'response').then(([response]) => {
+        throw new Error(`answered ${response.statusCode} before it was sent to the service`);
+      });
+      const [signal] = await Promise.race([sent, answered]);
       visit.destroy();
       const aborted = once(signal, 'abort').then(() => 'aborted');
       // A deadline for a failure, never waited out when nginx passes the close on.
