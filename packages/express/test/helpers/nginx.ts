@@ -21,7 +21,6 @@ export interface Nginx {
 /** What goes in nginx's `http` block, given its port and its certificate's and key's paths. */
 export type HttpBlock = (listen: { port: number; certificate: string; key: string }) => string;
 
-// Debian installs it in /usr/sbin, on the PATH of root alone.
 const readme = new URL('../../README.md', import.meta.url);
 
 /**
@@ -46,6 +45,7 @@ export async function readmeNginxBlock(upstreams: string[]): Promise<HttpBlock> 
     }, block);
 }
 
+// Debian installs it in /usr/sbin, on the PATH of root alone.
 const binary = process.env.NGINX ?? (existsSync('/usr/sbin/nginx') ? '/usr/sbin/nginx' : 'nginx');
 const startDeadlineMs = 10_000;
 const portAttempts = 5;
