@@ -9,7 +9,11 @@ import { dirname, join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { promisify } from 'node:util';
 import type { MintResponse } from '@form-embed/protocol';
-import { readmeNginxBlock, startNginx } from '../packages/express/test/helpers/nginx.js';
+import {
+  type Nginx,
+  readmeNginxBlock,
+  startNginx,
+} from '../packages/express/test/helpers/nginx.js';
 import { CLIENT_MODULE } from '../scripts/client-module.mjs';
 import { closeBrowser, expectFramed } from './browser.js';
 import { startPortal } from './portal.js';
@@ -236,8 +240,9 @@ describe('project setups', { concurrency: 2, timeout: 240_000 }, () => {
   test("9 behind-nginx: the static page, through the express README's nginx block in a real nginx ending TLS in front of the Express 5 portal (trust proxy 1), frames a form", async () => {
     const page = await project('static-html');
     const portal = await startPortal(await portalProject, page.dir, { TRUST_PROXY: '1' });
-    const nginx = await startNginx(await readmeNginxBlock([new URL(portal.apiUrl).host]));
+    let nginx: Nginx | undefined;
     try {
+      nginx = await startNginx(await readmeNginxBlock([new URL(portal.apiUrl).host]));
       // The sandbox's frame is on http://127.0.0.1, which Chromium frames in an https page: a
       // loopback origin is trustworthy, as a real service's https origin is.
       const { errors } = await expectFramed(
@@ -249,7 +254,7 @@ describe('project setups', { concurrency: 2, timeout: 240_000 }, () => {
       ).catch((error: Error) => assert.fail(`setup behind-nginx: ${error.message}`));
       assert.deepEqual(errors, [], 'setup behind-nginx: errors on the page');
     } finally {
-      await nginx.stop();
+      await nginx?.stop();
       await portal.stop();
     }
   });
