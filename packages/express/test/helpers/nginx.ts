@@ -57,6 +57,16 @@ const portAttempts = 5;
  */
 export async function startNginx(http: HttpBlock): Promise<Nginx> {
   const dir = await mkdtemp(join(tmpdir(), 'form-embed-nginx-'));
+  try {
+    return await startIn(dir, http);
+  } catch (error) {
+    // Not left behind by a run that goes on: it holds the certificate's private key.
+    await rm(dir, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+async function startIn(dir: string, http: HttpBlock): Promise<Nginx> {
   // Read by nginx as the user it runs as.
   await chmod(dir, 0o755);
   const paths = { certificate: join(dir, 'portal.pem'), key: join(dir, 'portal.key') };
