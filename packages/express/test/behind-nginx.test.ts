@@ -192,8 +192,10 @@ describe("the README's nginx in front of two instances that set trust proxy 1 an
       const [signal] = await Promise.race([sent, answered]);
       visit.destroy();
       const aborted = once(signal, 'abort').then(() => 'aborted');
-      // A deadline for a failure, never waited out when nginx passes the close on.
-      const outcome = await Promise.race([aborted, sleep(5_000, 'still in flight after 5 s')]);
+      // A deadline for a failure, never waited out when nginx passes the close on; unref'd, so
+      // that it does not hold the test process open for its 5 s once the race is won.
+      const deadline = sleep(5_000, 'still in flight after 5 s', { ref: false });
+      const outcome = await Promise.race([aborted, deadline]);
       assert.equal(outcome, 'aborted');
     } finally {
       sandbox().control.setLatency(0);
