@@ -2,13 +2,15 @@ import { statusOfSessionErrorCode, UNKNOWN_CODE_STATUS } from '@form-embed/proto
 import type { Request, Response } from 'express';
 import { sendSessionError } from './api-errors.js';
 import type { Fault } from './faults.js';
-import { sleep } from './sleep.js';
+import { held } from './held-request.js';
+import type { SandboxState } from './sandbox-state.js';
 
 /** The wait an injected 429 or 503 tells, unless its spec gives one (or `null`). */
 const DEFAULT_FAULT_RETRY_AFTER_S = 1;
 
 /** Applies an injected fault; true when it answered (or dropped) the request. */
 export async function answeredFault(
+  state: SandboxState,
   req: Request,
   res: Response,
   fault: Fault,
@@ -18,8 +20,8 @@ export async function answeredFault(
     case 'foreignEmbedUrl':
       return false;
     case 'delay':
-      await sleep(fault.delayMs);
-      return false;
+      // Dropped, or closed by reset(), while held: nothing more for it.
+      return !(await held(state, req, res, fault.delayMs));
     case 'reset':
       req.socket.destroy();
       return true;

@@ -14,8 +14,8 @@ import { authenticate } from './authenticate.js';
 import type { SandboxControl } from './control.js';
 import { CONTROL_PATH } from './control-path.js';
 import { controlRouter } from './control-router.js';
+import { held } from './held-request.js';
 import type { SandboxState } from './sandbox-state.js';
-import { sleep } from './sleep.js';
 
 export function createApiApp(state: SandboxState, control: SandboxControl): express.Express {
   const app = express();
@@ -29,7 +29,7 @@ export function createApiApp(state: SandboxState, control: SandboxControl): expr
     const session = route !== undefined && isSessionRoute(route.name);
     // A mint is never cached, and neither is a refusal of one.
     if (session) res.set('Cache-Control', 'no-store');
-    if (state.latencyMs > 0) await sleep(state.latencyMs);
+    if (state.latencyMs > 0 && !(await held(state, req, res, state.latencyMs))) return;
 
     // 1. Authenticate, then count the request against the key's limit (unknown routes and
     // faults included, so every authenticated answer carries the limit headers).
@@ -50,7 +50,7 @@ export function createApiApp(state: SandboxState, control: SandboxControl): expr
       return void res.status(404).json({ error: `No such route: ${req.method} ${req.path}` });
     }
     const fault = state.faults.take(session ? ['api', 'session'] : ['api']);
-    if (fault && (await answeredFault(req, res, fault, session))) return;
+    if (fault && (await answeredFault(state, req, res, fault, session))) return;
     // 3. Answer.
     const foreignOrigin =
       fault?.kind === 'foreignEmbedUrl' ? (fault.origin ?? 'https://foreign.example') : undefined;

@@ -30,7 +30,10 @@ export interface SandboxControl {
    * `Retry-After: 60` (less as the clock moves), and `advanceClock(60)` gives one back.
    */
   exhaustRateLimit(kind: LimitKind): Promise<void>;
-  /** Milliseconds added before every API answer from now on. */
+  /**
+   * Milliseconds added before every API answer from now on. A held request is still on its way:
+   * one whose client goes is dropped, and `reset()` closes the connections of those held then.
+   */
   setLatency(ms: number): void;
   /** The milliseconds added before every API answer now: the last `setLatency`, or the start's. */
   latencyMs(): number;
@@ -55,7 +58,8 @@ export interface SandboxControl {
   storeStats(): StoreStats;
   /**
    * Back to the start: no faults, connection ok, initial origins (the listeners of new forms
-   * domains closed), wall time, counters, limits and sessions cleared.
+   * domains closed), wall time, counters, limits and sessions cleared. Requests held then (latency,
+   * delay faults) belong to the test before: their connections are closed, as a `reset` fault does.
    */
   reset(): void;
 }

@@ -7,6 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { statusOfSessionErrorCode } from '@form-embed/protocol';
 import express, { type NextFunction, type Request, type Response } from 'express';
+import { held } from './held-request.js';
 import {
   type EmbedOriginKind,
   findPageForm,
@@ -25,7 +26,6 @@ import {
 import { describeBodyProblem } from './request-body.js';
 import type { SandboxState } from './sandbox-state.js';
 import type { FormSessionRecord } from './session-store.js';
-import { sleep } from './sleep.js';
 import { isUndecodablePath } from './undecodable-path.js';
 
 export type { EmbedOriginKind } from './page-forms.js';
@@ -101,7 +101,7 @@ function redeemHandle({ state, kind }: Origin) {
       );
     }
     const fault = state.faults.take(['redeem']);
-    if (fault?.kind === 'delay') await sleep(fault.delayMs);
+    if (fault?.kind === 'delay' && !(await held(state, req, res, fault.delayMs))) return;
     if (fault?.kind === 'reset') return void req.socket.destroy();
     if (fault && fault.kind !== 'delay') {
       const status =

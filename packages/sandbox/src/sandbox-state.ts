@@ -19,6 +19,7 @@ export class SandboxState {
   origins: EmbedOrigins;
   readonly initialOrigins: EmbedOrigins;
   #requests = new Map<string, number>();
+  #held = new AbortController();
 
   constructor(config: SandboxConfig, origins: EmbedOrigins) {
     this.config = config;
@@ -33,11 +34,18 @@ export class SandboxState {
     this.#requests.set(route, (this.#requests.get(route) ?? 0) + 1);
   }
 
+  /** Aborted by `reset()`: the requests held then (latency, delay faults) end with it. */
+  get heldSignal(): AbortSignal {
+    return this.#held.signal;
+  }
+
   requestCounts(): Record<string, number> {
     return Object.fromEntries(this.#requests);
   }
 
   reset(): void {
+    this.#held.abort();
+    this.#held = new AbortController();
     this.faults.clear();
     this.microsoftConnection = { state: 'ok' };
     this.latencyMs = this.config.latencyMs;

@@ -5,7 +5,24 @@
  */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
-/** Resolves after `ms` (at most about 24.8 days); the timer does not keep a closed sandbox's process alive. */
-export function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, Math.min(ms, MAX_TIMER_MS)).unref());
+/**
+ * Resolves true after `ms` (at most about 24.8 days), or false as soon as `signal` aborts (its
+ * timer cleared); the timer does not keep a closed sandbox's process alive.
+ */
+export function sleep(ms: number, signal?: AbortSignal): Promise<boolean> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve(false);
+    const stop = () => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    const timer = setTimeout(
+      () => {
+        signal?.removeEventListener('abort', stop);
+        resolve(true);
+      },
+      Math.min(ms, MAX_TIMER_MS),
+    ).unref();
+    signal?.addEventListener('abort', stop, { once: true });
+  });
 }

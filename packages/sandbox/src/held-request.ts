@@ -1,0 +1,26 @@
+import type { Request, Response } from 'express';
+import type { SandboxState } from './sandbox-state.js';
+import { sleep } from './sleep.js';
+
+/**
+ * Holds a request `ms` (the latency, a delay fault): true when it then goes on. The held time is
+ * the request still on its way, so one whose client goes meanwhile is dropped as it goes, and one
+ * held when `reset()` comes belongs to the test before: its connection is closed, as a `reset`
+ * fault closes it. Neither takes anything more from the state (token, fault, handle, session).
+ */
+export async function held(
+  state: SandboxState,
+  req: Request,
+  res: Response,
+  ms: number,
+): Promise<boolean> {
+  if (req.socket.destroyed) return false;
+  const reset = state.heldSignal;
+  const gone = new AbortController();
+  const onClose = () => gone.abort();
+  res.once('close', onClose);
+  const slept = await sleep(ms, AbortSignal.any([reset, gone.signal]));
+  res.off('close', onClose);
+  if (reset.aborted) req.socket.destroy();
+  return slept && !reset.aborted;
+}
