@@ -16,11 +16,15 @@ export async function held(
 ): Promise<boolean> {
   if (req.socket.destroyed) return false;
   const reset = state.heldSignal;
-  const gone = new AbortController();
-  const onClose = () => gone.abort();
-  res.once('close', onClose);
-  const slept = await sleep(ms, AbortSignal.any([reset, gone.signal]));
-  res.off('close', onClose);
+  // One controller that either ends, its listeners taken off after. Not AbortSignal.any: on Node
+  // 20 each signal it makes stays in a set of the reset signal's, which lives until reset().
+  const ended = new AbortController();
+  const end = () => ended.abort();
+  res.once('close', end);
+  reset.addEventListener('abort', end, { once: true });
+  const slept = await sleep(ms, ended.signal);
+  res.off('close', end);
+  reset.removeEventListener('abort', end);
   if (reset.aborted) req.socket.destroy();
   return slept && !reset.aborted;
 }

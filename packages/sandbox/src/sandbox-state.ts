@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { EmbedOrigins } from '@form-embed/protocol';
 import { type FaultQueue, FaultQueue as Faults } from './faults.js';
 import type { HeldMicrosoftConnection } from './microsoft-connection.js';
@@ -19,7 +20,7 @@ export class SandboxState {
   origins: EmbedOrigins;
   readonly initialOrigins: EmbedOrigins;
   #requests = new Map<string, number>();
-  #held = new AbortController();
+  #held = heldController();
 
   constructor(config: SandboxConfig, origins: EmbedOrigins) {
     this.config = config;
@@ -45,7 +46,7 @@ export class SandboxState {
 
   reset(): void {
     this.#held.abort();
-    this.#held = new AbortController();
+    this.#held = heldController();
     this.faults.clear();
     this.microsoftConnection = { state: 'ok' };
     this.latencyMs = this.config.latencyMs;
@@ -55,4 +56,11 @@ export class SandboxState {
     this.sessions.clear();
     this.clock.reset();
   }
+}
+
+/** The controller `reset()` aborts: each request held listens to its signal, with no limit. */
+function heldController(): AbortController {
+  const controller = new AbortController();
+  setMaxListeners(0, controller.signal);
+  return controller;
 }

@@ -1,9 +1,14 @@
 import assert from 'node:assert/strict';
+import { EventEmitter, getEventListeners } from 'node:events';
 import { request } from 'node:http';
 import { describe, type TestContext, test } from 'node:test';
 import { setTimeout as realDelay, setImmediate as turn } from 'node:timers/promises';
 import FakeTimers from '@sinonjs/fake-timers';
+import type * as Express from 'express';
+import { held } from '../src/held-request.js';
 import { fixtureIds, type Sandbox } from '../src/index.js';
+import { parseOptions } from '../src/options.js';
+import { SandboxState } from '../src/sandbox-state.js';
 import { mintSession, requestSession, sandboxFor, sessionPath } from './helpers.js';
 
 const adele = {
@@ -191,5 +196,40 @@ describe('a request the sandbox holds (latency, a delay fault)', () => {
       8,
       'only the first mint’s token and the delayed one’s',
     );
+  });
+
+  test('a hold that ends leaves nothing on the reset signal, which lives until reset(): many held at once, the timer out or the client gone', async (t) => {
+    const clock = fakeTimers(t);
+    const state = new SandboxState(parseOptions(), {
+      formsOrigin: 'http://127.0.0.1:1',
+      coreFormsOrigin: 'http://127.0.0.1:2',
+    });
+    const reset = state.heldSignal;
+    const warnings: Error[] = [];
+    const warned = (warning: Error) => warnings.push(warning);
+    process.on('warning', warned);
+    try {
+      const holds = Array.from({ length: 100 }, (_, i) => {
+        const res = new EventEmitter();
+        const req = { socket: { destroyed: false } };
+        const hold = held(state, req as Express.Request, res as Express.Response, HOLD_MS);
+        if (i % 2 === 0) res.emit('close'); // the client goes
+        return hold;
+      });
+      await clock.tickAsync(HOLD_MS); // the others' timers out
+      assert.deepEqual(new Set(await Promise.all(holds)), new Set([true, false]));
+      await turn(); // a warning is emitted on the next tick
+    } finally {
+      process.off('warning', warned);
+    }
+    assert.deepEqual(warnings.map(String), [], 'no warning for 100 held at once');
+    assert.equal(getEventListeners(reset, 'abort').length, 0, 'no abort listener left');
+    // Node 20's AbortSignal.any keeps a weak reference to each signal it makes in a set of each
+    // of its sources (its internal kDependantSignals), emptied only when that source aborts.
+    const dependants = Object.getOwnPropertySymbols(reset).find(
+      (symbol) => symbol.description === 'kDependantSignals',
+    );
+    const kept = dependants && (reset as unknown as Record<symbol, Set<unknown>>)[dependants];
+    assert.equal(kept?.size ?? 0, 0, 'no signal joined to the reset signal left behind');
   });
 });
