@@ -119,10 +119,12 @@ export class FormEmbedElement extends FormEmbedStatus {
       await nearViewport(this, signal);
     }
     for (let attempt = 1; ; attempt++) {
-      // The mint waits a microtask, then for an update pending: what the page does in the task
-      // that started the run (a second remint(), a new form-id, a removal) ends it first, as a
-      // mint aborted at once still reaches the service. A wait may end in the same task as the
-      // run (an `online` listener that removes the element).
+      // The mint waits two microtasks, then for an update pending: what the page does in the
+      // task that started the run (a second remint(), a new form-id, a removal), or in a
+      // microtask of its own after it (React 19 sets props so after a click handler),
+      // ends it first, as a mint aborted at once still reaches the service. A wait may end in
+      // the same task as the run (an `online` listener that removes the element).
+      await 0;
       await 0;
       if (this.isUpdatePending) await 0;
       if (signal.aborted) return;

@@ -4,6 +4,7 @@ import {
   embedOrigin,
   errorMessage,
   frameOf,
+  mintCall,
   mount,
   mountFramed,
   mountLazyFarAway,
@@ -72,6 +73,20 @@ describe('<form-embed> lifecycle', () => {
       });
     }
   }
+
+  // A framework sets a property in a microtask of its own after the handler that called remint()
+  // (React 19's after a click handler: react.test.ts): the mint waits for it too.
+  it('remint() and then formId set a microtask later (as a framework batching its updates sets it): one mint, for the form then set', async () => {
+    const { element, calls } = await mountFramed();
+    element.remint();
+    queueMicrotask(() => {
+      element.formId = 'f2';
+    });
+    await settle(element);
+    expect(calls.slice(1).map((call) => call.target)).to.deep.equal([
+      { kind: 'form', formId: 'f2' },
+    ]);
+  });
 
   // Two sign-in listeners, or two effects of a page that each call remint().
   for (const [after, change] of [
@@ -166,9 +181,8 @@ describe('<form-embed> lifecycle', () => {
     const parent = element.parentElement as HTMLElement;
     element.remove();
     parent.append(element);
-    await element.updateComplete;
+    (await mintCall(calls, 1)).resolve(session());
     expect(calls).to.have.length(2);
-    calls[1]?.resolve(session());
     await settle(element);
     expect(frameOf(element) !== first, 'a new frame').to.equal(true);
   });

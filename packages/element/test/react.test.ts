@@ -1,5 +1,5 @@
 import { expect } from '@open-wc/testing';
-import { act, createElement } from 'react';
+import { act, createElement, createRef, useState } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import type { FormEmbedElement } from '../src/index.js';
 import { FormEmbed } from '../src/react.js';
@@ -60,6 +60,41 @@ describe('<FormEmbed> (@form-embed/element/react)', () => {
     calls[0]?.resolve(session());
     await settle(element);
     expect(frameOf(element)?.title).to.equal('Wrapper');
+  });
+
+  it('a click handler that calls remint() and sets another form sends one mint, for that form: React sets it in a microtask after the handler', async () => {
+    const { calls, fetchSession } = sessionStub();
+    const form = createRef<FormEmbedElement>();
+    function Page() {
+      const [formId, setFormId] = useState('f1');
+      const onClick = () => {
+        form.current?.remint();
+        setFormId('f2');
+      };
+      return createElement(
+        'div',
+        null,
+        createElement('button', { type: 'button', onClick }, 'Other form'),
+        createElement(FormEmbed, { ref: form, formId, fetchSession }),
+      );
+    }
+    await act(() => root.render(createElement(Page)));
+    const element = form.current as FormEmbedElement;
+    await settle(element);
+    calls[0]?.resolve(session());
+    await settle(element);
+    // A real click, outside act(): React commits it in a microtask of its own, as on a page.
+    const environment = globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean };
+    environment.IS_REACT_ACT_ENVIRONMENT = false;
+    try {
+      container.querySelector('button')?.click();
+      await settle(element);
+    } finally {
+      environment.IS_REACT_ACT_ENVIRONMENT = true;
+    }
+    expect(calls.slice(1).map((call) => call.target)).to.deep.equal([
+      { kind: 'form', formId: 'f2' },
+    ]);
   });
 
   it('onNotice hears each lapse once, before onSession of the new frame', async () => {
