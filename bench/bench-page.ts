@@ -90,7 +90,11 @@ window.bench = {
   idleElement() {
     const element = document.createElement('form-embed');
     element.setAttribute('form-id', ${JSON.stringify(FORM_ID)});
-    element.fetchSession = () => new Promise(() => {});
+    // Never answers; tells the cycles below that the mint is in flight.
+    element.fetchSession = () => {
+      element.minting?.();
+      return new Promise(() => {});
+    };
     return element;
   },
   /** Connects one idle element and leaves it connected. */
@@ -99,12 +103,13 @@ window.bench = {
     document.body.append(element);
     await element.updateComplete;
   },
-  /** Connects and disconnects one idle element n times. */
+  /** Connects one idle element n times, each time disconnecting it while its mint is in flight. */
   async cycles(n) {
     const element = this.idleElement();
     for (let i = 0; i < n; i++) {
+      const minting = new Promise((resolve) => (element.minting = resolve));
       document.body.append(element);
-      await element.updateComplete;
+      await minting;
       element.remove();
     }
   },
