@@ -19,7 +19,13 @@ export function proxyWarnings(logger: Logger): (req: Request) => void {
       warn(
         "Express's 'trust proxy' is true: a signed-out client counts under any address it writes in X-Forwarded-For. Set it to the number of proxies in front of the portal, or their addresses.",
       );
-    } else if (trustProxy === false && req.headers['x-forwarded-for'] !== undefined) {
+    } else if (
+      trustProxy === false &&
+      req.headers['x-forwarded-for'] !== undefined &&
+      // Unless something before the Router took the address from it (Fastify's trustProxy,
+      // which @fastify/express copies onto req.ip).
+      req.ip === req.socket.remoteAddress
+    ) {
       warn(
         "A request came through a proxy (X-Forwarded-For) but Express's 'trust proxy' is not set: every signed-out client counts as the proxy's address. Set it to the number of proxies in front of the portal.",
       );

@@ -426,15 +426,31 @@ describe('the limit key', () => {
         warning: undefined,
         direct: true,
       },
+      {
+        // @fastify/express copies Fastify's own req.ip (its trustProxy) onto the request the
+        // Router gets: the address is the client's, whatever Express's own setting.
+        setting:
+          "unset, with the client's address set on req.ip before the Router (Fastify's trustProxy, through @fastify/express)",
+        trustProxy: false,
+        warning: undefined,
+        ipFromProxy: true,
+      },
     ];
-    for (const { setting, trustProxy, warning, direct } of cases) {
+    for (const { setting, trustProxy, warning, direct, ipFromProxy } of cases) {
       test(`trust proxy ${setting}: ${warning ? 'one warning' : 'no warning'}`, async () => {
         const own = new SecretWatch();
         try {
           await using portal = await mountMiddleware(
             own,
             { apiKey: sandbox.apiKey, baseUrl: sandbox.baseUrl },
-            (app) => app.set('trust proxy', trustProxy),
+            (app) => {
+              app.set('trust proxy', trustProxy);
+              if (!ipFromProxy) return;
+              app.use((req, _res, next) => {
+                Object.defineProperty(req, 'ip', { value: req.get('x-forwarded-for') });
+                next();
+              });
+            },
           );
           for (const address of ['203.0.113.1', '203.0.113.2', '203.0.113.3']) {
             const headers = direct ? {} : { 'x-forwarded-for': address };
