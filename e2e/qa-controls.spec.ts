@@ -10,10 +10,10 @@ import {
 } from './demo-fixture.js';
 
 /** The bodies the console posts to the sandbox's latency control, from now on. */
-function latencySent(page: Page): unknown[] {
+function controlSent(page: Page, action: string): unknown[] {
   const sent: unknown[] = [];
   page.on('request', (request) => {
-    if (request.url().endsWith('/demo/control/latency')) sent.push(request.postDataJSON());
+    if (request.url().endsWith(`/demo/control/${action}`)) sent.push(request.postDataJSON());
   });
   return sent;
 }
@@ -21,34 +21,63 @@ function latencySent(page: Page): unknown[] {
 /** The latency box, its Set button, and the bodies posted to the latency control from now on. */
 function latencyControls(page: Page) {
   return {
-    sent: latencySent(page),
+    sent: controlSent(page, 'latency'),
     box: page.getByLabel('Upstream latency (ms)'),
     set: page.getByRole('button', { name: 'Set', exact: true }),
   };
 }
 
-test('the latency box takes whole milliseconds in digits, and says so of anything else without sending it', async ({
-  page,
-  demo,
-}) => {
-  await openFramedConsole(page, demo);
-  const { sent, box, set } = latencyControls(page);
-  for (const typed of ['1e3', '1.5', '-5', '0x10', '', '60001', '1,000']) {
-    await box.fill(typed);
-    await set.click();
-    await expect(box, typed).toHaveAttribute('aria-invalid', 'true');
-    await expect(box).toHaveAccessibleDescription(/whole number of milliseconds from 0 to 60000/);
-    await expect(page.locator('#latency-error')).toBeVisible();
-    expect(await box.evaluate((input: HTMLInputElement) => input.validity.valid)).toBe(false);
-  }
-  await box.fill('1500');
-  await expect(box, 'typing a right value clears the mark').not.toHaveAttribute('aria-invalid');
-  await expect(page.locator('#latency-error')).toBeHidden();
-  await set.click();
-  await expect(page.locator('#control-result')).toHaveText('Done: latency');
-  expect(sent, 'only the valid value reached the sandbox').toEqual([{ ms: 1500 }]);
-});
-
+// The sandbox controls' boxes of whole numbers (demo/whole-number-box.ts makes both).
+for (const control of [
+  {
+    box: 'latency box',
+    label: 'Upstream latency (ms)',
+    button: 'Set',
+    action: 'latency',
+    rule: 'whole number of milliseconds from 0 to 60000',
+    refused: ['1e3', '1.5', '-5', '0x10', '', '60001', '1,000'],
+    taken: '1500',
+    body: { ms: 1500 },
+    done: 'Done: latency',
+  },
+  {
+    box: 'clock box',
+    label: 'Move the sandbox clock forward',
+    button: 'Advance',
+    action: 'advance-clock',
+    rule: 'whole number of seconds from 1 to 86400',
+    refused: ['0', '1.5', '-5', '1e3', '', '86401'],
+    taken: '121',
+    body: { seconds: 121 },
+    done: 'Done: the sandbox clock moved 121 s forward.',
+  },
+]) {
+  test(`the ${control.box} takes a ${control.rule}, in digits, and says so of anything else without sending it`, async ({
+    page,
+    demo,
+  }) => {
+    await openFramedConsole(page, demo);
+    const sent = controlSent(page, control.action);
+    const box = page.getByLabel(control.label);
+    const button = page.getByRole('button', { name: control.button, exact: true });
+    const error = page.locator(`#${await box.getAttribute('id')}-error`);
+    for (const typed of control.refused) {
+      await box.fill(typed);
+      await button.click();
+      await expect(box, typed).toHaveAttribute('aria-invalid', 'true');
+      await expect(box).toHaveAccessibleDescription(new RegExp(control.rule));
+      await expect(error).toBeVisible();
+      await expect(box).toBeFocused();
+      expect(await box.evaluate((input: HTMLInputElement) => input.validity.valid)).toBe(false);
+    }
+    await box.fill(control.taken);
+    await expect(box, 'typing a right value clears the mark').not.toHaveAttribute('aria-invalid');
+    await expect(error).toBeHidden();
+    await button.click();
+    await expect(page.locator('#control-result')).toHaveText(control.done);
+    expect(sent, 'only the valid value reached the sandbox').toEqual([control.body]);
+  });
+}
 test('the Arm control shows how many failures are armed, counting down as mints use them', async ({
   page,
   demo,
@@ -380,33 +409,6 @@ test('the clock box moves the sandbox clock by the seconds typed: to just before
   await expect(result).toHaveText('Done: the sandbox clock moved 30 s forward.');
   await submitOf(page).click();
   await expectReframedAfterOneRemint(page, element, 'expired');
-});
-
-test('the clock box takes whole seconds from 1 to 86400 in digits, and says so of anything else without sending it', async ({
-  page,
-  demo,
-}) => {
-  await page.goto(demo.url);
-  const sent: unknown[] = [];
-  page.on('request', (request) => {
-    if (request.url().endsWith('/demo/control/advance-clock')) sent.push(request.postDataJSON());
-  });
-  const box = page.getByLabel('Move the sandbox clock forward');
-  const advance = page.getByRole('button', { name: 'Advance', exact: true });
-  for (const typed of ['0', '1.5', '-5', '1e3', '', '86401']) {
-    await box.fill(typed);
-    await advance.click();
-    await expect(box, typed).toHaveAttribute('aria-invalid', 'true');
-    await expect(box).toHaveAccessibleDescription(/whole number of seconds from 1 to 86400/);
-    await expect(box).toBeFocused();
-  }
-  await box.fill('121');
-  await expect(box, 'typing a right value clears the mark').not.toHaveAttribute('aria-invalid');
-  await advance.click();
-  await expect(page.locator('#control-result')).toHaveText(
-    'Done: the sandbox clock moved 121 s forward.',
-  );
-  expect(sent, 'only the valid value reached the sandbox').toEqual([{ seconds: 121 }]);
 });
 
 test('a reload keeps the language the tester picked, as the address the console opened with ?lang= does', async ({
