@@ -239,30 +239,16 @@ describe('project setups', { concurrency: 2, timeout: 240_000 }, () => {
 
   test("9 behind-nginx: the static page, through the express README's nginx block in a real nginx ending TLS in front of the Express 5 portal (trust proxy 1), frames a form", async () => {
     const page = await project('static-html');
-    const portal = await startPortal(await portalProject, page.dir, { TRUST_PROXY: '1' });
-    let nginx: Nginx | undefined;
-    try {
-      nginx = await startNginx(await readmeNginxBlock([new URL(portal.apiUrl).host]));
-      // The sandbox's frame is on http://127.0.0.1, which Chromium frames in an https page: a
-      // loopback origin is trustworthy, as a real service's https origin is.
-      const { errors } = await expectFramed(
-        `https://localhost:${nginx.port}/index.html`,
-        portal.formsOrigin,
-        ['#session'],
-        ['Eingebettetes Formular'],
-        { ignoreHTTPSErrors: true },
-      ).catch((error: Error) => assert.fail(`setup behind-nginx: ${error.message}`));
-      assert.deepEqual(errors, [], 'setup behind-nginx: errors on the page');
-    } finally {
-      await nginx?.stop();
-      await portal.stop();
-    }
+    await expectPage(page, page.dir, '/index.html', ['#session'], ['Eingebettetes Formular'], {
+      behindNginx: true,
+    });
   });
 });
 
 /**
  * Serves `staticDir` from the Express 5 portal and expects each output to report a framed form,
- * titled as `frameTitles` says when given. Returns the page's console warnings.
+ * titled as `frameTitles` says when given. Returns the page's console warnings. `behindNginx`
+ * puts the express README's nginx block in front of the portal (trust proxy 1), ending TLS.
  */
 async function expectPage(
   setup: Project,
@@ -270,18 +256,33 @@ async function expectPage(
   path: string,
   outputs: string[],
   frameTitles?: string[],
+  { behindNginx = false } = {},
 ): Promise<string[]> {
-  const portal = await startPortal(await portalProject, staticDir);
+  const portal = await startPortal(
+    await portalProject,
+    staticDir,
+    behindNginx ? { TRUST_PROXY: '1' } : {},
+  );
+  let nginx: Nginx | undefined;
   try {
+    let origin = portal.url;
+    if (behindNginx) {
+      nginx = await startNginx(await readmeNginxBlock([new URL(portal.apiUrl).host]));
+      origin = `https://localhost:${nginx.port}`;
+    }
+    // The sandbox's frame is on http://127.0.0.1, which Chromium frames in an https page too: a
+    // loopback origin is trustworthy, as a real service's https origin is.
     const { errors, warnings } = await expectFramed(
-      `${portal.url}${path}`,
+      `${origin}${path}`,
       portal.formsOrigin,
       outputs,
       frameTitles,
+      { ignoreHTTPSErrors: behindNginx },
     ).catch((error: Error) => assert.fail(`setup ${setup.name}: ${error.message}`));
     assert.deepEqual(errors, [], `setup ${setup.name}: errors on the page`);
     return warnings;
   } finally {
+    await nginx?.stop();
     await portal.stop();
   }
 }
