@@ -1,6 +1,6 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import '../src/dev/warnings.js';
-import { FormEmbedElement } from '../src/index.js';
+import { FormEmbedElement, messages } from '../src/index.js';
 import { sessionStub, settle, warnings } from './helpers.js';
 
 async function embed(markup: ReturnType<typeof html>) {
@@ -67,6 +67,41 @@ describe('<form-embed> development warnings', () => {
     expect(seen.join()).to.contain(
       'its messages property has no text for retry, so those show empty. Leave a key out to keep its default.',
     );
+  });
+
+  // A translation exported blank ('' for a missing string, as some i18n tools do) passes the
+  // check above, and leaves Try again, Dismiss or the frame with no name for a screen reader.
+  it('a button label or the frame name given as blank text: names the keys and says each names a control', async () => {
+    const seen = await warnings(() =>
+      embed(
+        html`<form-embed
+          form-id="a"
+          .messages=${{ retry: '', dismiss: ' ', loading: '', lapsed: '' }}
+          .fetchSession=${fetchSession}
+        ></form-embed>`,
+      ),
+    );
+    expect(seen.join()).to.contain(
+      'its messages property has blank text for retry, dismiss, which name a button or the frame to a screen reader. Give them words, or leave them out to keep the defaults.',
+    );
+    // An empty message says nothing on purpose (the README's `lapsed`): not warned of.
+    expect(seen.join()).to.not.contain('loading');
+    expect(seen.join()).to.not.contain('lapsed');
+    FormEmbedElement.messages = { frame: '' };
+    try {
+      const all = await warnings(() =>
+        embed(html`<form-embed form-id="a" .fetchSession=${fetchSession}></form-embed>`),
+      );
+      expect(all.join()).to.contain('its FormEmbedElement.messages has blank text for frame,');
+      const titled = await warnings(() =>
+        embed(
+          html`<form-embed form-id="a" frame-title="Order a laptop" .fetchSession=${fetchSession}></form-embed>`,
+        ),
+      );
+      expect(titled, 'frame-title names the frame').to.deep.equal([]);
+    } finally {
+      FormEmbedElement.messages = messages;
+    }
   });
 
   it('a well-formed element warns of nothing, however often it updates', async () => {

@@ -54,6 +54,17 @@ export function misuses(element: FormEmbedElement): string[] {
         `its ${where} has no text for ${blank.join(', ')}, so those show empty. Leave a key out to keep its default.`,
       );
     }
+    // '' (a translation exported blank) is text, but Try again, Dismiss or the frame named by it
+    // has no name a screen reader can say. An empty message is allowed: it says nothing.
+    // A frame-title names the frame instead of `frame`.
+    const unnamed = ['retry', 'dismiss', ...(element.frameTitle ? [] : ['frame'])].filter(
+      (key) => typeof texts[key] === 'string' && !(texts[key] as string).trim(),
+    );
+    if (unnamed.length > 0) {
+      found.push(
+        `its ${where} has blank text for ${unnamed.join(', ')}, which name a button or the frame to a screen reader. Give them words, or leave them out to keep the defaults.`,
+      );
+    }
   }
   return found;
 }
