@@ -110,6 +110,30 @@ describe('<form-embed> styles', () => {
     expect(button.height).to.be.at.least(24);
   });
 
+  // WCAG 1.4.10 at 320 CSS px: a page's own German with a compound longer than the element is wide
+  // ran 66 px out of each side of it, centred, the left part off the page where no scroll reaches.
+  // The element breaks no word (overflow-wrap costs 17 B of the bundle's 6 B left): the README's
+  // one line of the page's CSS, inherited into the shadow tree, does.
+  it("with the README's overflow-wrap on the element, a word wider than it breaks inside it, in the message and on Try again", async () => {
+    const { element, calls } = await mount();
+    element.style.cssText = 'width:320px;overflow-wrap:anywhere';
+    element.messages = {
+      unknown: 'Die Authentifizierungsinformationsübermittlungsschnittstelle ist ausgefallen.',
+      retry: 'Verbindungswiederherstellungsversuch',
+    };
+    calls[0]?.reject(failure('unknown'));
+    await settle(element);
+    const host = element.getBoundingClientRect();
+    const { text, button } = boxes(element);
+    for (const [name, box] of [
+      ['text', text],
+      ['Try again', button],
+    ] as const) {
+      expect(box.left, `${name} left`).to.be.at.least(host.left);
+      expect(box.right, `${name} right`).to.be.at.most(host.right);
+    }
+  });
+
   it('in forced colours the status area has no border while it loads or reports a failure, only while it holds a notice', async () => {
     await emulateMedia({ forcedColors: 'active' });
     try {
