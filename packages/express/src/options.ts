@@ -36,7 +36,8 @@ export interface LimitCounts {
   /**
    * Mints that everyone signed out, together, may send upstream per window: the rest of the
    * organisation's 120 a minute stays for signed-in users, however many addresses a flood
-   * comes from. Defaults to `60`.
+   * comes from. Counted by each instance on its own unless `store` is shared: two instances in
+   * memory let 120 through. Defaults to `60`.
    */
   signedOutMints?: number;
   /** The window in milliseconds, of every limit. Defaults to `60_000` (one minute). */
