@@ -10,7 +10,7 @@ import { promisify } from 'node:util';
 import { freePort } from './redis-server.js';
 import { spawnTied } from './tied-spawn.js';
 
-/** A real proxy of this test run (nginx), on a free loopback port, ending TLS. */
+/** A real proxy of this test run (nginx, HAProxy), on a free loopback port, ending TLS. */
 export interface TlsProxy {
   port: number;
   /** The certificate it serves (for `localhost` and 127.0.0.1), for a client to trust. */
@@ -23,6 +23,8 @@ export interface Listen {
   port: number;
   certificate: string;
   key: string;
+  /** The certificate and its private key in one file (HAProxy's `crt`). */
+  bundle: string;
 }
 
 /** How to run one proxy in the foreground and tell from its stderr whether it listens. */
@@ -97,9 +99,16 @@ async function startIn(
 ): Promise<TlsProxy> {
   // Read by the proxy as the user it runs as.
   await chmod(dir, 0o755);
-  const paths = { certificate: join(dir, 'portal.pem'), key: join(dir, 'portal.key') };
+  const paths = {
+    certificate: join(dir, 'portal.pem'),
+    key: join(dir, 'portal.key'),
+    bundle: join(dir, 'portal-and-key.pem'),
+  };
   await selfSignedCertificate(paths.certificate, paths.key);
   const certificate = await readFile(paths.certificate, 'utf8');
+  await writeFile(paths.bundle, certificate + (await readFile(paths.key, 'utf8')), {
+    mode: 0o600,
+  });
   for (let attempt = 1; attempt <= portAttempts; attempt++) {
     const port = await freePort();
     const configPath = join(dir, 'proxy.conf');
