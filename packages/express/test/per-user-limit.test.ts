@@ -421,6 +421,13 @@ describe('the limit key', () => {
       },
       { setting: 'a hop count, as the README asks', trustProxy: 1, warning: undefined },
       {
+        // Set, to a proxy's address that is not this sender's: the address is the sender's own,
+        // and trust proxy is not unset.
+        setting: "the proxy's address, and a sender that is not it writes X-Forwarded-For",
+        trustProxy: '10.0.0.1',
+        warning: undefined,
+      },
+      {
         setting: 'unset, with no proxy in front (no X-Forwarded-For)',
         trustProxy: false,
         warning: undefined,
