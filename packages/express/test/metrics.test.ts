@@ -172,6 +172,52 @@ describe('metrics through the OpenTelemetry API', () => {
     );
   });
 
+  test('a request refused as cross-site is counted as the router would have matched it: the catalogue as HEAD, with a trailing slash or in capitals, a mint with a trailing slash or in capitals; another method on a mint path is no mint', async () => {
+    await using portal = await mountMiddleware(watch, {
+      apiKey: sandbox.apiKey,
+      baseUrl: sandbox.baseUrl,
+    });
+    const exported = registerSdk();
+    const headers = { origin: 'https://elsewhere.example', 'sec-fetch-site': 'cross-site' };
+    const formPath = `/forms/${microsoftForm.formId}/session`;
+    const refused = async (method: string, path: string) =>
+      (await portal.request(path, { method, session: 'adele', headers })).status;
+    assert.deepEqual(
+      [
+        await refused('HEAD', '/forms'),
+        await refused('GET', '/forms/'),
+        await refused('GET', '/FORMS'),
+        await refused('POST', `${formPath}/`),
+        await refused('POST', `/Core-Forms/${coreForm.slug}/Session`),
+        await refused('PUT', formPath),
+      ],
+      [403, 403, 403, 403, 403, 403],
+    );
+    const all = (await exported()).flatMap((scope) => scope.metrics);
+    const forbidden = { 'form_embed.outcome': 'forbidden', 'error.type': 'forbidden' };
+    assert.deepEqual(pointsOf(all, 'form_embed.catalogue.requests'), [
+      { ...forbidden, 'http.response.status_code': 403, value: 3 },
+    ]);
+    assert.deepEqual(
+      new Set(pointsOf(all, 'form_embed.mints')),
+      new Set([
+        {
+          'form_embed.form.kind': 'form',
+          ...forbidden,
+          'http.response.status_code': 403,
+          value: 1,
+        },
+        {
+          'form_embed.form.kind': 'coreForm',
+          ...forbidden,
+          'http.response.status_code': 403,
+          value: 1,
+        },
+      ]),
+      'the PUT is not counted as a mint',
+    );
+  });
+
   test('every catalogue request answered is counted and timed by outcome: ok (a cached one too), a service failure, and refusals by the limit, as cross-site and as signed out', async () => {
     await using portal = await mountMiddleware(watch, {
       apiKey: sandbox.apiKey,
