@@ -218,6 +218,23 @@ describe('metrics through the OpenTelemetry API', () => {
     );
   });
 
+  test('a mint is timed from its route to its answer, not from some earlier moment', async () => {
+    await using portal = await mountMiddleware(watch, {
+      apiKey: sandbox.apiKey,
+      baseUrl: sandbox.baseUrl,
+    });
+    const exported = registerSdk();
+    const startedAt = performance.now();
+    assert.equal((await portal.mint(microsoftForm, { session: 'adele' })).status, 200);
+    const elapsedS = (performance.now() - startedAt) / 1000;
+    const all = (await exported()).flatMap((scope) => scope.metrics);
+    const duration = all.find((data) => data.descriptor.name === 'form_embed.mint.duration');
+    const points = (duration?.dataPoints ?? []) as DataPoint<Histogram>[];
+    assert.equal(points.length, 1);
+    const timed = points[0]?.value.sum ?? Number.NaN;
+    assert.ok(timed > 0 && timed <= elapsedS, `timed ${timed} s of a mint that took ${elapsedS} s`);
+  });
+
   test('every catalogue request answered is counted and timed by outcome: ok (a cached one too), a service failure, and refusals by the limit, as cross-site and as signed out', async () => {
     await using portal = await mountMiddleware(watch, {
       apiKey: sandbox.apiKey,
