@@ -15,6 +15,7 @@ import {
   PeriodicExportingMetricReader,
 } from '@opentelemetry/sdk-metrics';
 import type { Express, Response } from 'express';
+import { MemoryStore } from 'express-rate-limit';
 import {
   type MountedMiddleware,
   mountMiddleware,
@@ -147,11 +148,25 @@ function startRequest(
   return () => outgoing.destroy();
 }
 
-/**
- * Mounts a portal whose `resolveUser` answers `user` only once the browser has dropped its mint
- * of `target` (or its `GET /forms`), and returns once that request is counted: `counted` (its
- * points, as `mintsCounted` gives them) and `logs`, the lines logged meanwhile.
- */
+/** A fetch of the portal's own that takes no signal (an older HTTP client's wrapper, say). */
+const fetchWithoutSignal: typeof fetch = (input, init) => {
+  const { signal: _ignored, ...rest } = init ?? {};
+  return fetch(input, rest);
+};
+
+/** A portal whose mints (its POSTs upstream) go through `mintFetch`, its other requests through fetch. */
+function mountWithMintFetch(watched: ResponseWatch[], mintFetch: typeof fetch) {
+  return mountMiddleware(
+    watch,
+    {
+      apiKey: sandbox.apiKey,
+      baseUrl: sandbox.baseUrl,
+      fetch: (input, init) => (init?.method === 'POST' ? mintFetch : fetch)(input, init),
+    },
+    (app) => watchResponses(app, watched),
+  );
+}
+
 /**
  * What a request whose browser went leaves: nothing written to its closed response, no log
  * line, and its one answer counted as client_closed_request, with no status.
@@ -166,14 +181,21 @@ function assertGoneQuietly(
   assert.deepEqual(counted, [{ outcome: 'client_closed_request', status: undefined, value: 1 }]);
 }
 
-async function droppedDuringResolveUser(
+/**
+ * Mounts a portal whose `hook` (`resolveUser` or `authorize`) answers `answer` only once the
+ * browser has dropped its mint of `target` (or its `GET /forms`), and returns once that request
+ * is counted: `counted` (its points, as `mintsCounted` gives them) and `logs`, the lines logged
+ * meanwhile.
+ */
+async function droppedDuring(
+  hook: 'resolveUser' | 'authorize',
+  answer: FormSessionUser | boolean | undefined,
   options: Partial<FormEmbedSessionsOptions>,
   target: FormTarget | 'catalogue',
-  session: string | undefined,
-  user: FormSessionUser | undefined,
+  session: string | undefined = 'adele',
 ) {
   const asked = deferred();
-  const answerUser = deferred<FormSessionUser | undefined>();
+  const answered = deferred<typeof answer>();
   const watched: ResponseWatch[] = [];
   const portal = await mountMiddleware(
     watch,
@@ -181,20 +203,20 @@ async function droppedDuringResolveUser(
       apiKey: sandbox.apiKey,
       baseUrl: sandbox.baseUrl,
       ...options,
-      resolveUser: () => {
+      [hook]: () => {
         asked.resolve();
-        return answerUser.promise;
+        return answered.promise;
       },
     },
     (app) => watchResponses(app, watched),
   );
-  await mintsCounted();
+  await exportedSince();
   const logsBefore = watch.logLines.length;
   const drop = startRequest(portal, target, session);
   await asked.promise;
   drop();
   await watched[0]?.closedUnwritten;
-  answerUser.resolve(user);
+  answered.resolve(answer);
   const name = target === 'catalogue' ? 'form_embed.catalogue.requests' : 'form_embed.mints';
   const counted = answersIn(await exportedUntil(name), name);
   return { portal, watched, counted, logs: watch.logLines.slice(logsBefore) };
@@ -206,11 +228,11 @@ test('a browser that goes while resolveUser is still running gets no mint: nothi
     authorizeAsked++;
     return true;
   };
-  const dropped = await droppedDuringResolveUser(
+  const dropped = await droppedDuring(
+    'resolveUser',
+    portalUsers.adele,
     { authorize },
     microsoftForm,
-    'adele',
-    portalUsers.adele,
   );
   await using portal = dropped.portal;
   assert.equal(mintCount(), 0, 'a form-session request reached the service');
@@ -223,10 +245,11 @@ test('a browser that goes while resolveUser is still running gets no mint: nothi
 });
 
 test('a signed-out browser that goes before its mint leaves the count all signed-out visitors share unspent: it takes only mints that go to the service', async () => {
-  const dropped = await droppedDuringResolveUser(
+  const dropped = await droppedDuring(
+    'resolveUser',
+    undefined,
     { limit: { signedOutMints: 1 } },
     openForm,
-    undefined,
     undefined,
   );
   await using portal = dropped.portal;
@@ -239,26 +262,17 @@ test('a browser that goes while the mint is in flight has the upstream request a
   const sent = deferred<AbortSignal | undefined>();
   const settled = deferred<unknown>();
   const watched: ResponseWatch[] = [];
-  await using portal = await mountMiddleware(
-    watch,
-    {
-      apiKey: sandbox.apiKey,
-      baseUrl: sandbox.baseUrl,
-      fetch: async (input, init) => {
-        if (init?.method !== 'POST') return fetch(input, init);
-        sent.resolve(init.signal ?? undefined);
-        try {
-          const answer = await fetch(input, init);
-          settled.resolve(answer.status);
-          return answer;
-        } catch (error) {
-          settled.resolve(error);
-          throw error;
-        }
-      },
-    },
-    (app) => watchResponses(app, watched),
-  );
+  await using portal = await mountWithMintFetch(watched, async (input, init) => {
+    sent.resolve(init?.signal ?? undefined);
+    try {
+      const answer = await fetch(input, init);
+      settled.resolve(answer.status);
+      return answer;
+    } catch (error) {
+      settled.resolve(error);
+      throw error;
+    }
+  });
   await mintsCounted();
   sandbox.control.setLatency(2_000);
   const logsBefore = watch.logLines.length;
@@ -313,7 +327,7 @@ test('a mint whose browser stays is answered as before, its upstream signal neve
 });
 
 test('a browser that goes before its menu is answered costs no read of the service: nothing written, nothing logged, counted as client_closed_request', async () => {
-  const dropped = await droppedDuringResolveUser({}, 'catalogue', 'adele', portalUsers.adele);
+  const dropped = await droppedDuring('resolveUser', portalUsers.adele, {}, 'catalogue');
   await using _portal = dropped.portal;
   const reads = Object.entries(sandbox.control.stats()).filter(
     ([route]) => route !== 'GET /api/v1/me',
@@ -361,4 +375,86 @@ test('a browser that goes while resolveUser runs, for a user over limit.mints, i
     .filter((data) => data.descriptor.name === 'form_embed.limit.refusals')
     .flatMap((data) => data.dataPoints.map((point) => point.value));
   assert.deepEqual(refusals, [1]);
+});
+
+test('a signed-out browser that goes while authorize runs gets no mint, nothing written or logged, and leaves the count all signed-out visitors share unspent', async () => {
+  const dropped = await droppedDuring(
+    'authorize',
+    true,
+    { limit: { signedOutMints: 1 }, resolveUser: () => undefined },
+    openForm,
+  );
+  await using portal = dropped.portal;
+  assertGoneQuietly(dropped.watched[0], dropped.logs, dropped.counted);
+  assert.equal(mintCount(), 0, 'a form-session request reached the service');
+  const next = await portal.mint(openForm);
+  assert.equal(next.status, 200, next.text);
+});
+
+test('a signed-out browser that goes while the count all signed-out visitors share is taken (a slow limit.store) gets no mint, sent by no fetch, even one that takes no signal', async () => {
+  const counting = deferred();
+  const counted = deferred();
+  const store = new MemoryStore();
+  const increment = store.increment.bind(store);
+  store.increment = async (key: string) => {
+    if (key.endsWith('signedOutMint:all')) {
+      counting.resolve();
+      await counted.promise;
+    }
+    return increment(key);
+  };
+  const watched: ResponseWatch[] = [];
+  await using portal = await mountMiddleware(
+    watch,
+    {
+      apiKey: sandbox.apiKey,
+      baseUrl: sandbox.baseUrl,
+      limit: { store, prefix: 'gone:' },
+      resolveUser: () => undefined,
+      // Even then the mint must not be sent at all.
+      fetch: fetchWithoutSignal,
+    },
+    (app) => watchResponses(app, watched),
+  );
+  await mintsCounted();
+  const drop = startRequest(portal, openForm, undefined);
+  await counting.promise;
+  drop();
+  await watched[0]?.closedUnwritten;
+  counted.resolve();
+  const points = answersIn(await exportedUntil('form_embed.mints'), 'form_embed.mints');
+  assert.deepEqual(points, [{ outcome: 'client_closed_request', status: undefined, value: 1 }]);
+  assert.equal(mintCount(), 0, 'a form-session request reached the service');
+  assert.equal(
+    watched[0]?.writtenAfterClose,
+    false,
+    'an answer was written to the closed response',
+  );
+});
+
+test('a browser that goes while a mint the fetch option does not end is out is written nothing and counted as client_closed_request, not ok', async () => {
+  const sent = deferred();
+  const answer = deferred();
+  const watched: ResponseWatch[] = [];
+  await using portal = await mountWithMintFetch(watched, async (input, init) => {
+    sent.resolve();
+    const response = await fetchWithoutSignal(input, init);
+    await answer.promise;
+    return response;
+  });
+  await mintsCounted();
+  const logsBefore = watch.logLines.length;
+  const drop = startRequest(portal);
+  await sent.promise;
+  drop();
+  await watched[0]?.closedUnwritten;
+  answer.resolve();
+  const counted = answersIn(await exportedUntil('form_embed.mints'), 'form_embed.mints');
+  assertGoneQuietly(watched[0], watch.logLines.slice(logsBefore), counted);
+});
+
+test("a browser that goes while its menu's forms are being authorized is written nothing and counted as client_closed_request, not ok", async () => {
+  const dropped = await droppedDuring('authorize', true, {}, 'catalogue');
+  await using _portal = dropped.portal;
+  assertGoneQuietly(dropped.watched[0], dropped.logs, dropped.counted);
 });
