@@ -180,6 +180,9 @@ describe('a request the sandbox holds (latency, a delay fault)', () => {
     // stay held, and the clock then wakes them.
     const dropped = Date.now() + 1000;
     while (holds() > 0 && Date.now() < dropped) await turn();
+    // Cleared, not left to fire: a dropped hold's timer would stay until its time, one more for
+    // each request dropped (a delay fault of 1e10 ms, an upstream that never answers: 24.8 days).
+    assert.equal(holds(), 0, "a dropped request's timer is still set");
     sandbox.control.fail({ kind: 'error', code: 'unavailable', scope: 'session' });
     await clock.tickAsync(HOLD_MS);
     await turn();
