@@ -389,6 +389,20 @@ describe('<form-embed> retries', () => {
       }
     });
 
+    it('a form-embed-error listener that reminted ends the failed run: offline when its retry was due, that run says nothing over the new one', async () => {
+      const { element, calls, clock } = await mount();
+      online = false;
+      clock.randomValue = 0;
+      element.addEventListener('form-embed-error', () => element.remint(), { once: true });
+      calls[0]?.reject(rateLimited(1));
+      await settle(element);
+      expect(calls).to.have.length(2);
+      expect(element.state).to.equal('minting');
+      await clock.tick(600_000);
+      expect(element.state).to.equal('minting');
+      expect(statusOf(element).textContent).not.to.contain(messages.offline);
+    });
+
     it('the online event does nothing when no retry is paused', async () => {
       const { element, calls } = await mountFramed();
       window.dispatchEvent(new Event('online'));
