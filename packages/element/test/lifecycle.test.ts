@@ -145,6 +145,22 @@ describe('<form-embed> lifecycle', () => {
     expect(frameOf(element)?.src).to.contain('?f2');
   });
 
+  it("a page's fetchSession that ignores the signal and answers an ended run anyway: that answer frames nothing, the new form's frame is the only one", async () => {
+    const answers: ((answer: ReturnType<typeof session>) => void)[] = [];
+    const { element } = await mount({
+      fetchSession: () => new Promise((resolve) => answers.push(resolve)),
+    });
+    element.setAttribute('form-id', 'f2');
+    await settle(element);
+    expect(answers).to.have.length(2);
+    answers[0]?.(session());
+    answers[1]?.(session({ embedUrl: `${location.origin}/test/fixtures/embed-page.html?f2` }));
+    await settle(element);
+    const framed = [...(element.shadowRoot?.querySelectorAll('iframe') ?? [])].map((f) => f.src);
+    expect(framed).to.have.length(1);
+    expect(framed[0]).to.contain('?f2');
+  });
+
   it('changing core-slug aborts the mint in flight', async () => {
     const stub = sessionStub();
     const element = await fixture<FormEmbedElement>(
