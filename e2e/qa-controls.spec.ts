@@ -435,11 +435,12 @@ test('a reload keeps the language the tester picked, as the address the console 
   await expect(element).toHaveAttribute('state', 'framed');
 });
 
-test('a reload keeps the form the tester chose, picked or typed, as the address the console opened with ?form= or ?embed= does', async ({
+test('a reload keeps the form the tester chose, picked or typed, whichever came last, as the address the console opened with ?form= or ?embed= does; no choice adds a history entry', async ({
   page,
   demo,
 }) => {
   const element = await openFramedConsole(page, demo);
+  const entries = await page.evaluate(() => history.length);
   const form = page.getByLabel('From the catalogue');
   const box = page.getByLabel('Or any form id or Core slug');
   // Alex signs in on Google forms: the list's first, a Microsoft form, fails for him.
@@ -460,4 +461,12 @@ test('a reload keeps the form the tester chose, picked or typed, as the address 
   await expect(element).toHaveAttribute('state', 'framed');
   await expect(box, 'the box says what is embedded').toHaveValue('core:new-starter');
   await expect(form, 'the list shows no entry, as after Embed').toHaveValue('');
+
+  // Picked after one typed: the list's form is the one kept, not the typed one before it.
+  await form.selectOption('form:form_open');
+  await expect(element).toHaveAttribute('form-id', 'form_open');
+  await page.reload();
+  await expect(element).toHaveAttribute('form-id', 'form_open');
+  await expect(form).toHaveValue('form:form_open');
+  expect(await page.evaluate(() => history.length), 'Back still leaves the console').toBe(entries);
 });
