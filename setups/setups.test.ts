@@ -1,6 +1,8 @@
 // The project setups: every package packed once, then seven small partner projects, each in a
 // fresh folder with only the tarballs and public packages installed, built, type-checked and
-// run, and the READMEs' code blocks type-checked in an eighth. Run by `npm run test:setups` (after `npm run build`, as `npm test` does).
+// run, and the READMEs' code blocks type-checked in an eighth; the static page runs once more
+// behind each proxy of the express README (a ninth and a tenth).
+// Run by `npm run test:setups` (after `npm run build`, as `npm test` does).
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
@@ -9,11 +11,9 @@ import { dirname, join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { promisify } from 'node:util';
 import type { MintResponse } from '@form-embed/protocol';
-import {
-  type Nginx,
-  readmeNginxBlock,
-  startNginx,
-} from '../packages/express/test/helpers/nginx.js';
+import { readmeHaproxyBlock, startHaproxy } from '../packages/express/test/helpers/haproxy.js';
+import { readmeNginxBlock, startNginx } from '../packages/express/test/helpers/nginx.js';
+import type { TlsProxy } from '../packages/express/test/helpers/tls-proxy.js';
 import { CLIENT_MODULE } from '../scripts/client-module.mjs';
 import { closeBrowser, expectFramed } from './browser.js';
 import { startPortal } from './portal.js';
@@ -240,15 +240,31 @@ describe('project setups', { concurrency: 2, timeout: 240_000 }, () => {
   test("9 behind-nginx: the static page, through the express README's nginx block in a real nginx ending TLS in front of the Express 5 portal (trust proxy 1), frames a form", async () => {
     const page = await project('static-html');
     await expectPage(page, page.dir, '/index.html', ['#session'], ['Eingebettetes Formular'], {
-      behindNginx: true,
+      behind: 'nginx',
+    });
+  });
+
+  test("10 behind-haproxy: the static page, through the express README's HAProxy block in a real HAProxy ending TLS in front of the Express 5 portal (trust proxy 1), frames a form", async () => {
+    const page = await project('static-html');
+    await expectPage(page, page.dir, '/index.html', ['#session'], ['Eingebettetes Formular'], {
+      behind: 'haproxy',
     });
   });
 });
 
+/** A proxy whose block the express README gives (Behind nginx, Behind HAProxy). */
+type ReadmeProxy = 'nginx' | 'haproxy';
+
+/** The express README's block for each proxy, in a real one ending TLS in front of `upstream`. */
+const startReadmeProxy: Record<ReadmeProxy, (upstream: string) => Promise<TlsProxy>> = {
+  nginx: async (upstream) => startNginx(await readmeNginxBlock([upstream])),
+  haproxy: async (upstream) => startHaproxy(await readmeHaproxyBlock([upstream])),
+};
+
 /**
  * Serves `staticDir` from the Express 5 portal and expects each output to report a framed form,
- * titled as `frameTitles` says when given. Returns the page's console warnings. `behindNginx`
- * puts the express README's nginx block in front of the portal (trust proxy 1), ending TLS.
+ * titled as `frameTitles` says when given. Returns the page's console warnings. `behind` puts the
+ * express README's block for that proxy in front of the portal (trust proxy 1), ending TLS.
  */
 async function expectPage(
   setup: Project,
@@ -256,19 +272,19 @@ async function expectPage(
   path: string,
   outputs: string[],
   frameTitles?: string[],
-  { behindNginx = false } = {},
+  { behind }: { behind?: ReadmeProxy } = {},
 ): Promise<string[]> {
   const portal = await startPortal(
     await portalProject,
     staticDir,
-    behindNginx ? { TRUST_PROXY: '1' } : {},
+    behind ? { TRUST_PROXY: '1' } : {},
   );
-  let nginx: Nginx | undefined;
+  let proxy: TlsProxy | undefined;
   try {
     let origin = portal.url;
-    if (behindNginx) {
-      nginx = await startNginx(await readmeNginxBlock([new URL(portal.apiUrl).host]));
-      origin = `https://localhost:${nginx.port}`;
+    if (behind) {
+      proxy = await startReadmeProxy[behind](new URL(portal.apiUrl).host);
+      origin = `https://localhost:${proxy.port}`;
     }
     // The sandbox's frame is on http://127.0.0.1, which Chromium frames in an https page too: a
     // loopback origin is trustworthy, as a real service's https origin is.
@@ -277,12 +293,12 @@ async function expectPage(
       portal.formsOrigin,
       outputs,
       frameTitles,
-      { ignoreHTTPSErrors: behindNginx },
+      { ignoreHTTPSErrors: behind !== undefined },
     ).catch((error: Error) => assert.fail(`setup ${setup.name}: ${error.message}`));
     assert.deepEqual(errors, [], `setup ${setup.name}: errors on the page`);
     return warnings;
   } finally {
-    await nginx?.stop();
+    await proxy?.stop();
     await portal.stop();
   }
 }

@@ -33,7 +33,7 @@ const user: FormSessionUser = {
 };
 
 const app = express();
-// Behind a proxy (the setups' nginx), as the middleware's README says: the number of proxies.
+// Behind a proxy (the setups' nginx and HAProxy), as the middleware's README says: the number of proxies.
 if (process.env.TRUST_PROXY) app.set('trust proxy', Number(process.env.TRUST_PROXY));
 const sessions = formEmbedSessions({
   apiKey: sandbox.apiKey,
