@@ -9,6 +9,8 @@ export interface Portal {
   /** The same server for Node's fetch, which does not resolve `localhost` names here. */
   apiUrl: string;
   formsOrigin: string;
+  /** The sandbox's origin (its API and, with SANDBOX_CONTROL set, its control API). */
+  sandboxUrl: string;
   stop(): Promise<void>;
 }
 
@@ -36,11 +38,16 @@ export async function startPortal(
   });
   const firstLine = once(createInterface({ input: child.stdout }), 'line');
   const [line] = (await Promise.race([firstLine, exited])) as [string];
-  const { port, formsOrigin } = JSON.parse(line) as { port: number; formsOrigin: string };
+  const { port, formsOrigin, sandboxUrl } = JSON.parse(line) as {
+    port: number;
+    formsOrigin: string;
+    sandboxUrl: string;
+  };
   return {
     url: `http://localhost:${port}`,
     apiUrl: `http://127.0.0.1:${port}`,
     formsOrigin,
+    sandboxUrl,
     stop: () => stop(child),
   };
 }

@@ -9,13 +9,15 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, describe, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import type { MintResponse } from '@form-embed/protocol';
+import { controlClient } from '@form-embed/sandbox/control-client';
 import { readmeHaproxyBlock, startHaproxy } from '../packages/express/test/helpers/haproxy.js';
 import { readmeNginxBlock, startNginx } from '../packages/express/test/helpers/nginx.js';
 import type { TlsProxy } from '../packages/express/test/helpers/tls-proxy.js';
 import { CLIENT_MODULE } from '../scripts/client-module.mjs';
-import { closeBrowser, expectFramed } from './browser.js';
+import { closeBrowser, expectFramed, sharedBrowser } from './browser.js';
 import { startPortal } from './portal.js';
 import { installProject, type Project } from './project.js';
 import { manifestProblems } from './published-manifest.js';
@@ -244,11 +246,12 @@ describe('project setups', { concurrency: 2, timeout: 240_000 }, () => {
     });
   });
 
-  test("10 behind-haproxy: the static page, through the express README's HAProxy block in a real HAProxy ending TLS in front of the Express 5 portal (trust proxy 1), frames a form", async () => {
+  test("10 behind-haproxy: the static page, through the express README's HAProxy block in a real HAProxy ending TLS in front of the Express 5 portal (trust proxy 1), frames a form; Chromium speaks HTTP/2 to it, and a mint the page drops while the service holds it is stopped there", async () => {
     const page = await project('static-html');
     await expectPage(page, page.dir, '/index.html', ['#session'], ['Eingebettetes Formular'], {
       behind: 'haproxy',
     });
+    await expectDroppedMintStopped(page);
   });
 });
 
@@ -298,6 +301,97 @@ async function expectPage(
     assert.deepEqual(errors, [], `setup ${setup.name}: errors on the page`);
     return warnings;
   } finally {
+    await proxy?.stop();
+    await portal.stop();
+  }
+}
+
+/** How long the service holds each API request in `expectDroppedMintStopped`. */
+const heldMs = 1_000;
+const mintRoute = 'POST /api/v1/forms/{formId}/session';
+
+/**
+ * The static page in `setup.dir`, through the express README's HAProxy block in front of the
+ * Express 5 portal, its mints held `heldMs` at the service: the page removes its element while
+ * the service holds its mint, then frames a form with a new element. Expects the first mint
+ * never answered by the service (its connection closed: the portal stopped it, as the README's
+ * Answers say, `client_closed_request`), and Chromium to have spoken HTTP/2 on one connection
+ * kept throughout: the drop was a stream cancelled (RST_STREAM), not a connection closed.
+ */
+async function expectDroppedMintStopped(setup: Project): Promise<void> {
+  const portal = await startPortal(await portalProject, setup.dir, {
+    TRUST_PROXY: '1',
+    SANDBOX_CONTROL: '1',
+  });
+  let proxy: TlsProxy | undefined;
+  const page = await (await sharedBrowser()).newPage({ ignoreHTTPSErrors: true });
+  try {
+    proxy = await startReadmeProxy.haproxy(new URL(portal.apiUrl).host);
+    const origin = `https://localhost:${proxy.port}`;
+    const control = controlClient(portal.sandboxUrl);
+    // What Chromium tells of the requests to the proxy: each URL's first answer (its protocol and
+    // connection), and the URLs of those cancelled.
+    const network = await page.context().newCDPSession(page);
+    const answered = new Map<string, { protocol?: string; connectionId: number }>();
+    const sent = new Map<string, string>();
+    const cancelled: string[] = [];
+    network.on('Network.requestWillBeSent', ({ requestId, request }) => {
+      sent.set(requestId, request.url);
+    });
+    network.on('Network.responseReceived', ({ response }) => {
+      if (!answered.has(response.url)) answered.set(response.url, response);
+    });
+    network.on('Network.loadingFailed', ({ requestId, canceled }) => {
+      if (canceled) cancelled.push(sent.get(requestId) ?? requestId);
+    });
+    await network.send('Network.enable');
+    await control.setLatency(heldMs);
+    await page.goto(`${origin}/index.html`);
+    // The element's mint, held at the service.
+    const deadline = performance.now() + 10_000;
+    while (((await control.stats()).requests[mintRoute] ?? 0) < 1) {
+      assert.ok(performance.now() < deadline, 'the first mint never reached the service');
+      await sleep(20);
+    }
+    await page.evaluate(() => document.querySelector('form-embed')?.remove());
+    // Held as long, it is answered after the first would have been: by then the first was
+    // either answered or stopped.
+    const framed = await page.evaluate(() => {
+      const element = document.createElement('form-embed');
+      element.setAttribute('form-id', 'form_microsoft');
+      const session = new Promise<string>((resolve) =>
+        element.addEventListener('form-embed-session', (event) => resolve(event.embedOrigin)),
+      );
+      document.body.append(element);
+      return session;
+    });
+    assert.equal(framed, portal.formsOrigin);
+    // Loaded: its handle redeemed.
+    await page
+      .locator('form-embed iframe')
+      .contentFrame()
+      .getByRole('button', { name: 'Submit' })
+      .waitFor({ timeout: 10_000 });
+    const mintUrl = `${origin}/form-sessions/forms/form_microsoft/session`;
+    assert.deepEqual(cancelled, [mintUrl], 'Chromium cancelled the first mint');
+    const { requests, store } = await control.stats();
+    assert.equal(requests[mintRoute], 2, 'both mints reached the service');
+    assert.deepEqual(
+      store,
+      { handles: 0, sessions: 1, lapsed: 0 },
+      'the service minted for the second element only: the first mint, dropped, was stopped there (HAProxy passed the drop on to the portal)',
+    );
+    const documentAnswer = answered.get(`${origin}/index.html`);
+    const mintAnswer = answered.get(mintUrl);
+    assert.equal(documentAnswer?.protocol, 'h2', 'Chromium spoke HTTP/2 to HAProxy');
+    assert.equal(mintAnswer?.protocol, 'h2', 'the second mint too');
+    assert.equal(
+      mintAnswer?.connectionId,
+      documentAnswer?.connectionId,
+      'on the connection it opened for the page: dropping the first mint kept it open',
+    );
+  } finally {
+    await page.close();
     await proxy?.stop();
     await portal.stop();
   }

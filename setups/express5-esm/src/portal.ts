@@ -1,8 +1,10 @@
 // A partner's portal: Express 5, ES modules, TypeScript with nodenext. It starts the sandbox by
 // its CLI, mounts formEmbedSessions, once more behind its own CSRF token check (as the
 // middleware's README suggests), and serves STATIC_DIR when given (the browser setups' pages);
-// TRUST_PROXY, when given, is Express's trust proxy.
-// Prints one JSON line {port, formsOrigin} once it listens; SIGTERM stops it and the sandbox.
+// TRUST_PROXY, when given, is Express's trust proxy; SANDBOX_CONTROL, when given, starts the
+// sandbox with its control API (a setup's test sets the latency and reads the counts).
+// Prints one JSON line {port, formsOrigin, sandboxUrl} once it listens; SIGTERM stops it and the
+// sandbox.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
@@ -21,7 +23,8 @@ interface SandboxAddresses {
   apiKey: string;
 }
 
-const sandboxCli = spawn('node_modules/.bin/form-embed-sandbox', ['--json'], {
+const sandboxArgs = ['--json', ...(process.env.SANDBOX_CONTROL ? ['--control'] : [])];
+const sandboxCli = spawn('node_modules/.bin/form-embed-sandbox', sandboxArgs, {
   stdio: ['ignore', 'pipe', 'inherit'],
 });
 const [firstLine] = (await once(createInterface({ input: sandboxCli.stdout }), 'line')) as [string];
@@ -54,7 +57,8 @@ if (process.env.STATIC_DIR) app.use(express.static(process.env.STATIC_DIR));
 const server = app.listen(0, '127.0.0.1');
 await once(server, 'listening');
 const { port } = server.address() as AddressInfo;
-process.stdout.write(`${JSON.stringify({ port, formsOrigin: sandbox.formsOrigin })}\n`);
+const ready = { port, formsOrigin: sandbox.formsOrigin, sandboxUrl: sandbox.baseUrl };
+process.stdout.write(`${JSON.stringify(ready)}\n`);
 
 process.on('SIGTERM', () => {
   sandboxCli.kill('SIGTERM');
