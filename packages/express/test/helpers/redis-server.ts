@@ -2,8 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { readFile } from 'node:fs/promises';
 import { connect, createServer, type Socket } from 'node:net';
-import { createInterface } from 'node:readline';
-import { spawnTied } from './tied-spawn.js';
+import { launchServer, stopServer } from './server-process.js';
 
 /** A real `redis-server` of this test run: its own free port, no persistence. */
 export interface RedisServer {
@@ -22,7 +21,6 @@ export interface RedisServer {
 }
 
 const binary = process.env.REDIS_SERVER ?? 'redis-server';
-const startDeadlineMs = 10_000;
 
 /** A loopback port nothing listened on a moment ago (closed again: anything may take it). */
 export async function freePort(): Promise<number> {
@@ -60,7 +58,7 @@ const portAttempts = 5;
 
 /**
  * Starts `redis-server --port <port> --bind 127.0.0.1 --save '' --appendonly no`, ready to answer.
- * When something else listens on the port chosen (redis-server says so, and exits), it starts
+ * When something else listens on the port chosen (redis-server says so), it starts
  * again on another port, a few times.
  */
 export async function startRedis({
@@ -69,12 +67,9 @@ export async function startRedis({
   const inUse: number[] = [];
   for (let attempt = 1; attempt <= portAttempts; attempt++) {
     const port = await choosePort();
-    try {
-      return started(port, await launch(port));
-    } catch (error) {
-      if (!(error instanceof PortInUse)) throw error;
-      inUse.push(port);
-    }
+    const child = await launch(port);
+    if (child) return started(port, child);
+    inUse.push(port);
   }
   throw new Error(
     `redis-server could not start: each port it was given was in use (${inUse.join(', ')}), ${portAttempts} attempts`,
@@ -86,10 +81,13 @@ function started(port: number, first: ChildProcess): RedisServer {
   return {
     url: `redis://127.0.0.1:${port}`,
     port,
-    kill: () => stop(child),
+    kill: () => stopServer(child),
     restart: async () => {
-      await stop(child);
-      child = await launch(port);
+      await stopServer(child);
+      const again = await launch(port);
+      if (!again)
+        throw new Error(`redis-server could not listen on port ${port} again: it is in use`);
+      child = again;
     },
     pause: () => child.kill('SIGSTOP'),
     resume: () => child.kill('SIGCONT'),
@@ -97,72 +95,20 @@ function started(port: number, first: ChildProcess): RedisServer {
   };
 }
 
-/** redis-server said that something else listens on its port, and exited. */
-class PortInUse extends Error {
-  constructor(port: number) {
-    super(`redis-server could not listen on port ${port}: it is in use`);
-  }
-}
-
-async function launch(port: number): Promise<ChildProcess> {
-  const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'];
-  const stdio: ['ignore', 'pipe', 'ignore'] = ['ignore', 'pipe', 'ignore'];
-  const child = spawnTied(binary, args, stdio);
-  const failed = once(child, 'error').then(([error]) => {
-    throw new Error(
-      `${binary} could not start (${(error as Error).message}): install redis-server or set REDIS_SERVER`,
-    );
-  });
-  // It says when it listens, or why it cannot; the rest of its log is read and dropped, so its
-  // pipe never fills. The last lines are kept for the error when it exits before it is ready.
-  const lastLines: string[] = [];
-  let portInUse = false;
-  const ready = new Promise<void>((resolve) => {
-    createInterface({ input: child.stdout as NodeJS.ReadableStream }).on('line', (line) => {
-      if (/Ready to accept connections/.test(line)) resolve();
-      if (/Address already in use/.test(line)) portInUse = true;
-      lastLines.push(line);
-      if (lastLines.length > 5) lastLines.shift();
-    });
-  });
-  // 'close' comes after 'exit', once its output has been read to the end.
-  const exited = new Promise<never>((_resolve, reject) => {
-    child.once('close', (code, signal) => {
-      const said =
-        lastLines.length > 0
-          ? `:\n${lastLines.join('\n')}`
-          : ', saying nothing: install redis-server or set REDIS_SERVER';
-      const how = signal ?? `code ${code}`;
-      reject(
-        portInUse
-          ? new PortInUse(port)
-          : new Error(`${binary} on port ${port} exited (${how}) before it was ready${said}`),
-      );
-    });
-  });
-  // After a start that succeeded, this settles when the server is stopped: not unhandled then.
-  exited.catch(() => {});
-  // A deadline for a failure, never waited out when the server starts.
-  let deadline: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_resolve, reject) => {
-    deadline = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`redis-server on port ${port} was not ready within ${startDeadlineMs} ms`));
-    }, startDeadlineMs);
-  });
-  try {
-    await Promise.race([ready, failed, exited, late]);
-  } finally {
-    clearTimeout(deadline);
-  }
-  return child;
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = once(child, 'exit');
-  child.kill('SIGKILL');
-  await exited;
+/** redis-server on `port`, ready to answer; undefined when something else listens there. */
+function launch(port: number): Promise<ChildProcess | undefined> {
+  return launchServer(
+    {
+      name: 'redis-server',
+      binary,
+      args: ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+      missing: 'install redis-server or set REDIS_SERVER',
+      output: 'stdout',
+      ready: /Ready to accept connections/,
+      inUse: /Address already in use/,
+    },
+    port,
+  );
 }
 
 /** One command over a fresh connection; resolves with the raw reply, without its last CRLF. */

@@ -1,14 +1,12 @@
 import assert from 'node:assert/strict';
-import { type ChildProcess, execFile } from 'node:child_process';
-import { once } from 'node:events';
+import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
 import { freePort } from './redis-server.js';
-import { spawnTied } from './tied-spawn.js';
+import { launchServer, type ServerCommand, stopServer } from './server-process.js';
 
 /** A real proxy of this test run (nginx, HAProxy), on a free loopback port, ending TLS. */
 export interface TlsProxy {
@@ -27,20 +25,11 @@ export interface Listen {
   bundle: string;
 }
 
-/** How to run one proxy in the foreground and tell from its stderr whether it listens. */
-export interface ProxyKind {
-  /** The proxy's name in errors. */
-  name: string;
-  binary: string;
-  /** What to do when `binary` cannot be run. */
-  missing: string;
+/** How to run one proxy in the foreground, which tells its start on stderr. */
+export interface ProxyKind extends Omit<ServerCommand, 'args' | 'output'> {
   /** Its whole configuration file, written in `dir`, for `config` (its part for `listen`). */
   configFile(dir: string, config: string): string;
   args(dir: string, configPath: string): string[];
-  /** A line it writes once it listens. */
-  ready: RegExp;
-  /** A line it writes when its port is taken. */
-  inUse: RegExp;
 }
 
 /**
@@ -70,7 +59,6 @@ export async function readmeBlock(
     }, block);
 }
 
-const startDeadlineMs = 10_000;
 const portAttempts = 5;
 
 /**
@@ -113,13 +101,16 @@ async function startIn(
     const port = await freePort();
     const configPath = join(dir, 'proxy.conf');
     await writeFile(configPath, kind.configFile(dir, config({ port, ...paths })));
-    const child = await launch(kind, kind.args(dir, configPath), port);
+    const child = await launchServer(
+      { ...kind, args: kind.args(dir, configPath), output: 'stderr' },
+      port,
+    );
     if (child) {
       return {
         port,
         certificate,
         stop: async () => {
-          await stop(child);
+          await stopServer(child);
           await rm(dir, { recursive: true, force: true });
         },
       };
@@ -151,62 +142,4 @@ async function selfSignedCertificate(certificate: string, key: string): Promise<
     '-out',
     certificate,
   ]);
-}
-
-/** The proxy listening on `port`; undefined when something else took that port first. */
-async function launch(
-  kind: ProxyKind,
-  args: string[],
-  port: number,
-): Promise<ChildProcess | undefined> {
-  const child = spawnTied(kind.binary, args, ['ignore', 'ignore', 'pipe']);
-  const lastLines: string[] = [];
-  const outcome = new Promise<'ready' | 'in use'>((resolve, reject) => {
-    child.once('error', (error) =>
-      reject(new Error(`${kind.binary} could not start (${error.message}): ${kind.missing}`)),
-    );
-    createInterface({ input: child.stderr as NodeJS.ReadableStream }).on('line', (line) => {
-      if (kind.ready.test(line)) resolve('ready');
-      if (kind.inUse.test(line)) resolve('in use');
-      lastLines.push(line);
-      if (lastLines.length > 5) lastLines.shift();
-    });
-    child.once('close', (code, signal) =>
-      reject(
-        new Error(
-          `${kind.name} on port ${port} exited (${signal ?? `code ${code}`}) before it listened:\n${lastLines.join('\n')}`,
-        ),
-      ),
-    );
-  });
-  // After a start that succeeded, this settles when the proxy is stopped: not unhandled then.
-  outcome.catch(() => {});
-  // A deadline for a failure, never waited out when the proxy starts.
-  let deadline: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_resolve, reject) => {
-    deadline = setTimeout(
-      () =>
-        reject(
-          new Error(`${kind.name} on port ${port} did not listen within ${startDeadlineMs} ms`),
-        ),
-      startDeadlineMs,
-    );
-  });
-  try {
-    if ((await Promise.race([outcome, late])) === 'ready') return child;
-    await stop(child);
-    return undefined;
-  } catch (error) {
-    await stop(child);
-    throw error;
-  } finally {
-    clearTimeout(deadline);
-  }
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = once(child, 'exit');
-  child.kill('SIGKILL');
-  await exited;
 }
