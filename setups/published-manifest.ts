@@ -65,8 +65,12 @@ export async function manifestProblems(dir: string): Promise<string[]> {
     expect(!manifest.dependencies?.express, 'express is a dependency, not only a peer');
   }
   // A built file whose source is gone was left in dist by an earlier build, and would ship.
+  // The .d.cts twins for TypeScript before 5.3 (scripts/require-entries.mjs), in dist/ts5.2, have
+  // their sources where the others' are.
   for (const file of await readdir(join(dir, 'dist'), { recursive: true })) {
-    const stem = file.match(/^(.+?)(?:\.d)?\.(?:js|cjs|ts|cts)(?:\.map)?$/)?.[1];
+    const stem = file
+      .replace(/^ts5\.2\//, '')
+      .match(/^(.+?)(?:\.d)?\.(?:js|cjs|ts|cts)(?:\.map)?$/)?.[1];
     // The no-bundler files are built whole, from no source of their own.
     if (stem === undefined || stem.endsWith('.bundle')) continue;
     await access(join(dir, 'src', `${stem}.ts`)).catch(() =>

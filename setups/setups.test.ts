@@ -126,7 +126,7 @@ describe('project setups', { concurrency: 2, timeout: 240_000 }, () => {
     }
   });
 
-  test('2 express4-cjs: a CommonJS Express 4 app (node16 and node10 types) requires the middleware and the control client, and mints', async () => {
+  test('2 express4-cjs: a CommonJS Express 4 app (node16 and node10 types) requires the middleware and the control client, and mints; the CommonJS types of the element check with skipLibCheck off', async () => {
     const app = await project('express4-cjs');
     await app.run('npm', ['run', 'build']);
     const output = await app.run('node', ['dist/app.js']);
