@@ -121,6 +121,9 @@ for (const { code, status, retryable, seen } of cases) {
       const tryAgain = status_.getByRole('button', { name: 'Try again' });
       const offered = code === 'unknown' || !isKnownSessionErrorCode(code);
       await expect(tryAgain).toHaveCount(offered ? 1 : 0);
+      // The status area speaks from the second animation frame after the element connected,
+      // which a mint refused at once can beat: its message is waited for, not read while empty.
+      await expect(status_).not.toBeEmpty();
       const text = (await status_.textContent()) ?? '';
       expect(text.replace('Try again', '').trim().length).toBeGreaterThan(10);
       expect(text).not.toContain(operatorMessage);
