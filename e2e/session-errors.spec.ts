@@ -8,9 +8,9 @@ import type { Page } from '@playwright/test';
 import { test as demoTest, eventsOf, expect, recordEvents } from './demo-fixture.js';
 
 /**
- * One QA console per worker, its clock faked (flowing until a case pauses it): each case frames a
- * new `<form-embed>` in it through the console's "other form" field, as a page adding an element
- * does, instead of paying for a new browser context and page load per code.
+ * One QA console per worker, its clock faked and standing still but when a case moves it: each
+ * case frames a new `<form-embed>` in it through the console's "other form" field, as a page
+ * adding an element does, instead of paying for a new browser context and page load per code.
  *
  * No element outlives its case. Each test starts by resetting the sandbox (the demo fixture),
  * which forgets every session: a frame still loading its embedUrl then finds its handle or
@@ -23,7 +23,10 @@ const test = demoTest.extend<{ qaConsole: Page }, { consolePage: Page }>({
       const context = await browser.newContext();
       const page = await context.newPage();
       await recordEvents(page);
-      await page.clock.install();
+      // Paused before the page loads, when the clock's time is still the epoch's, so that no
+      // turn of the test can put the time paused at in the past ('Cannot fast-forward to the
+      // past', which pausing a flowing clock at its time read a turn before risks).
+      await page.clock.pauseAt(Date.now());
       await page.goto(workerDemo.url);
       await expect(page.locator('#embed-slot form-embed')).toHaveAttribute('state', 'framed');
       await removeElements(page);
@@ -38,8 +41,6 @@ const test = demoTest.extend<{ qaConsole: Page }, { consolePage: Page }>({
     });
     await use(consolePage);
     await removeElements(consolePage);
-    // A case that fails leaves its worker, page and all, behind; one that passes resumes time.
-    await consolePage.clock.resume();
   },
 });
 
@@ -88,7 +89,6 @@ for (const { code, status, retryable, seen } of cases) {
     });
     // The page's time stands still, so the wait for Retry-After is seen (`waiting`) whatever the
     // machine's load, and passes only when the test moves the clock.
-    if (retryable) await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 1_000);
     await embedAgain(page);
     const element = page.locator('#embed-slot form-embed');
     const status_ = element.locator('[part=status]');
@@ -117,6 +117,9 @@ for (const { code, status, retryable, seen } of cases) {
       expect((session?.at ?? 0) - (error?.at ?? 0)).toBeGreaterThanOrEqual(RETRY_AFTER_S * 1000);
     } else {
       await expect(element).toHaveAttribute('state', 'failed');
+      // The status area opens two animation frames after the element connects, and the paused
+      // clock holds animation frames too.
+      await page.clock.runFor(100);
       // Try again only where trying again can change the outcome: unknown and newer codes.
       const tryAgain = status_.getByRole('button', { name: 'Try again' });
       const offered = code === 'unknown' || !isKnownSessionErrorCode(code);
