@@ -50,14 +50,22 @@ async function within<T>(promise: Promise<T>, what: string): Promise<T> {
   }
 }
 
-/** Waits (on I/O turns, no clock) until `ready` holds: the sandbox has the request in hand. */
+/**
+ * Waits (on I/O turns, no clock) until `ready` holds: the sandbox has the request in hand. Given
+ * up, it stops turning, or its turns would keep the process from ever exiting.
+ */
 async function until(ready: () => boolean, what: string) {
-  await within(
-    (async () => {
-      while (!ready()) await turn();
-    })(),
-    what,
-  );
+  let waiting = true;
+  try {
+    await within(
+      (async () => {
+        while (waiting && !ready()) await turn();
+      })(),
+      what,
+    );
+  } finally {
+    waiting = false;
+  }
 }
 
 /**
@@ -177,12 +185,10 @@ describe('a request the sandbox holds (latency, a delay fault)', () => {
     assert.equal(holds(), 3, 'three requests held');
     for (const request of held) request.abort();
     // The sandbox drops each as its connection closes (its timer cleared); on the old code they
-    // stay held, and the clock then wakes them.
-    const dropped = Date.now() + 1000;
-    while (holds() > 0 && Date.now() < dropped) await turn();
-    // Cleared, not left to fire: a dropped hold's timer would stay until its time, one more for
-    // each request dropped (a delay fault of 1e10 ms, an upstream that never answers: 24.8 days).
-    assert.equal(holds(), 0, "a dropped request's timer is still set");
+    // stay held, and the clock then wakes them. Cleared, not left to fire: a dropped hold's timer
+    // would stay until its time, one more for each request dropped (a delay fault of 1e10 ms, an
+    // upstream that never answers: 24.8 days).
+    await until(() => holds() === 0, "a dropped request's timer is still set");
     sandbox.control.fail({ kind: 'error', code: 'unavailable', scope: 'session' });
     await clock.tickAsync(HOLD_MS);
     await turn();
