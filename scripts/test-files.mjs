@@ -4,8 +4,11 @@
 // and the package again: about a second a file, most of a package's test time on two cores.
 // (Node 22's `--experimental-test-isolation=none` does the same.) A file that fails to load fails
 // the run; node:test sets the exit code when a test fails.
+import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { describe } from 'node:test';
 import { pathToFileURL } from 'node:url';
+import { transform } from 'esbuild';
 
 const files = process.argv.slice(2);
 if (files.length === 0) {
@@ -23,4 +26,27 @@ setTimeout(() => {
   process.exit(1);
 }, WATCHDOG_MS).unref();
 
-for (const file of files) await import(pathToFileURL(resolve(file)).href);
+// Each file in a suite of its own, so that its top-level hooks are its own, as in a process of
+// its own. Imported at the top level, they were the root's: a later file's `before` ran as it was
+// imported, while the first file's tests ran (every file's servers started at once), a
+// `beforeEach` ran before every later file's tests, every `after` only at the end, and a `before`
+// that failed failed every test after it, in any file.
+// A suite knows its tests by the async context they are declared in, which a top-level await can
+// lose: after awaiting esbuild, size.node.test.ts declared its tests in the context of the file
+// that had started esbuild's service, or in none (they then never ran, and nothing failed). So a
+// file that awaits at its top level is refused; it awaits in a `before` hook instead.
+for (const file of files) {
+  // esbuild refuses a top-level await, and only that, when it writes CommonJS.
+  const refused = await transform(await readFile(file, 'utf8'), { loader: 'ts', format: 'cjs' })
+    .then(() => undefined)
+    .catch((error) => /top-level await/i.test(error.message));
+  if (refused) {
+    console.error(
+      `test-files: ${file} awaits at its top level, so its tests may be declared outside its suite and never run: await in a before hook instead`,
+    );
+    process.exit(1);
+  }
+}
+// Declared together: a suite declared after an await of the last one's import would be declared
+// in its context, inside it.
+for (const file of files) describe(file, () => import(pathToFileURL(resolve(file)).href));

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { readdir } from 'node:fs/promises';
-import { describe, test } from 'node:test';
+import { readdirSync } from 'node:fs';
+import { before, describe, test } from 'node:test';
 import { ELEMENT_SENTENCE_KEYS } from '@form-embed/protocol';
 import { PortalErrorCodes, SessionErrorCodes } from '@form-embed/protocol/browser';
 import { FAILURE_GROUPS, failureKey, type Messages, messages } from '../src/messages.js';
@@ -9,13 +9,15 @@ import { LOCALES } from './bundle-size.js';
 
 // Every file in src/locales is a shipped pack (the `./locales/*` export), checked here whether or
 // not LOCALES names it.
-const files = (await readdir(new URL('../src/locales/', import.meta.url))).sort();
+// Read as the tests are declared; imported in a hook (scripts/test-files.mjs refuses a top-level
+// await).
+const langs = readdirSync(new URL('../src/locales/', import.meta.url))
+  .map((file) => file.replace(/\.ts$/, ''))
+  .sort();
 const packs: Record<string, Messages> = {};
-for (const file of files) {
-  const lang = file.replace(/\.ts$/, '');
-  packs[lang] = (await import(`../src/locales/${lang}.js`)).default;
-}
-const shipped = { en: messages, ...packs };
+before(async () => {
+  for (const lang of langs) packs[lang] = (await import(`../src/locales/${lang}.js`)).default;
+});
 const codes = [
   ...Object.keys(SessionErrorCodes),
   ...Object.keys(PortalErrorCodes),
@@ -23,17 +25,19 @@ const codes = [
 ];
 
 describe('messages of every shipped locale', () => {
-  for (const [lang, pack] of Object.entries(shipped)) {
+  for (const lang of ['en', ...langs]) {
+    const packOf = () => (lang === 'en' ? messages : (packs[lang] as Messages));
     test(`${lang}: every code of the SessionError table, the portal codes and the element's own has a message`, () => {
       for (const code of codes) {
         const key = failureKey(code, messages);
         // A code with no group of its own would read as `unknown`: a new code must be placed.
         assert.ok(key !== 'unknown' || code === 'unknown', `${code} belongs to no message group`);
-        assert.ok(pack[key as keyof typeof pack]?.trim(), `${lang} has no message for ${code}`);
+        assert.ok(packOf()[key as keyof Messages]?.trim(), `${lang} has no message for ${code}`);
       }
     });
 
     test(`${lang}: has exactly the English keys, none empty`, () => {
+      const pack = packOf();
       assert.deepEqual(Object.keys(pack).sort(), Object.keys(messages).sort());
       for (const [key, text] of Object.entries(pack)) assert.ok(text.trim(), `${lang}.${key}`);
     });
@@ -47,9 +51,9 @@ describe('messages of every shipped locale', () => {
     );
   });
 
-  for (const [lang, pack] of Object.entries(packs)) {
+  for (const lang of langs) {
     test(`${lang}: no message is left in English`, () => {
-      for (const [key, text] of Object.entries(pack)) {
+      for (const [key, text] of Object.entries(packs[lang] as Messages)) {
         assert.notEqual(text, messages[key as keyof typeof messages], `${lang}.${key}`);
       }
     });

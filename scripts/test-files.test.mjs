@@ -1,0 +1,84 @@
+// scripts/test-files.mjs runs a package's test files in one process: each file's hooks must stay
+// its own, as they are when `node --test` gives each file a process.
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+const runner = fileURLToPath(new URL('./test-files.mjs', import.meta.url));
+const folders = [];
+after(() => Promise.all(folders.map((dir) => rm(dir, { recursive: true, force: true }))));
+
+/** Writes `files` (name: code) to a folder, runs them with the runner; its TAP, code and log. */
+async function runFiles(files) {
+  const dir = await mkdtemp(join(tmpdir(), 'form-embed-test-files-'));
+  folders.push(dir);
+  const log = join(dir, 'log');
+  await writeFile(log, '');
+  const prelude = `import { after, before, beforeEach, test } from 'node:test';
+import { appendFileSync } from 'node:fs';
+const log = (line) => appendFileSync(${JSON.stringify(log)}, line + '\\n');\n`;
+  for (const [name, code] of Object.entries(files)) {
+    await writeFile(join(dir, name), prelude + code);
+  }
+  // Not as a subtest of this run (`node --test` tells its children so): a run of its own, in TAP.
+  const { NODE_TEST_CONTEXT: _, ...env } = process.env;
+  const { code, stdout } = await new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      ['--test-reporter=tap', runner, ...Object.keys(files)],
+      { cwd: dir, env },
+      (error, out) => resolve({ code: error ? error.code : 0, stdout: out }),
+    );
+  });
+  return { code, stdout, log: (await readFile(log, 'utf8')).trim().split('\n') };
+}
+
+const passed = (tap, name) => new RegExp(`^\\s*ok \\d+ - ${name}$`, 'm').test(tap);
+
+test("a file's before, beforeEach and after hooks run for its own tests only, in file order", async () => {
+  const { code, stdout, log } = await runFiles({
+    'a.test.mjs': `beforeEach(() => log('a beforeEach'));
+after(() => log('a after'));
+test('a1', async () => { await new Promise((r) => setTimeout(r, 50)); log('a1'); });`,
+    'b.test.mjs': `before(() => log('b before'));
+after(() => log('b after'));
+test('b1', () => log('b1'));`,
+  });
+  assert.equal(code, 0, stdout);
+  assert.deepEqual(log, ['a beforeEach', 'a1', 'a after', 'b before', 'b1', 'b after']);
+});
+
+test("a file whose before hook fails fails its own tests, not the other files'", async () => {
+  const { code, stdout } = await runFiles({
+    'a.test.mjs': `test('a1', () => {});`,
+    'b.test.mjs': `before(() => { throw new Error('b could not start'); });
+test('b1', () => {});`,
+    'c.test.mjs': `test('c1', () => {});`,
+  });
+  assert.equal(code, 1, stdout);
+  assert.ok(passed(stdout, 'a1'), stdout);
+  assert.ok(!passed(stdout, 'b1'), stdout);
+  assert.ok(passed(stdout, 'c1'), stdout);
+});
+
+test('a file that fails to load fails the run', async () => {
+  const { code, stdout } = await runFiles({
+    'a.test.mjs': `test('a1', () => {});`,
+    'b.test.mjs': `throw new Error('b does not load');`,
+  });
+  assert.equal(code, 1, stdout);
+});
+
+test('a file that awaits at its top level is refused, named, before any test runs', async () => {
+  const { code, stdout, log } = await runFiles({
+    'a.test.mjs': `test('a1', () => log('a1'));`,
+    'b.test.mjs': `await new Promise((r) => setTimeout(r, 10));
+test('b1', () => log('b1'));`,
+  });
+  assert.equal(code, 1, stdout);
+  assert.deepEqual(log, ['']);
+});
