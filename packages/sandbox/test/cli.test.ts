@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -16,13 +16,16 @@ import { fixtureKeys } from '../src/index.js';
 
 const cli = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
 
-/** A port free a moment ago: listened on, then let go. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
+/**
+ * A port for the CLI to listen on that no other process is handed meanwhile: below the range the
+ * kernel gives every listen(0) and outgoing connection a port from (ip_local_port_range), where a
+ * port found free and let go could be taken by any process before the CLI binds it.
+ */
+async function portBelowEphemeralRange(): Promise<number> {
+  const range = await readFile('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').catch(() => '');
+  const low = Number(range.trim().split(/\s+/)[0]) || 49152;
+  // The port after it is below the range too.
+  return 10_000 + Math.floor(Math.random() * (Math.max(low, 11_000) - 10_001));
 }
 
 /**
@@ -86,7 +89,8 @@ describe('form-embed-sandbox CLI', () => {
   });
 
   test('--forms-port and --core-forms-port fix the embed origins, so a page CSP holds across starts', async () => {
-    const [formsPort, coreFormsPort] = await Promise.all([freePort(), freePort()]);
+    const formsPort = await portBelowEphemeralRange();
+    const coreFormsPort = formsPort + 1;
     const { child, nextLine } = await startCli([
       '--json',
       '--forms-port',
