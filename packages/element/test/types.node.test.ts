@@ -136,7 +136,7 @@ describe('event types', () => {
 describe('React 19 types (react-jsx and the react wrapper)', () => {
   let dir: string;
   before(async () => {
-    dir = await mkdtemp(join(packageDir, '.react-types-test-'));
+    dir = await mkdtemp(join(packageDir, '.types-test-react-'));
   });
   after(() => rm(dir, { recursive: true, force: true }));
 
