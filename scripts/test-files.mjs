@@ -4,6 +4,7 @@
 // and the package again: about a second a file, most of a package's test time on two cores.
 // (Node 22's `--experimental-test-isolation=none` does the same.) A file that fails to load fails
 // the run; node:test sets the exit code when a test fails.
+import { AsyncResource } from 'node:async_hooks';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { describe } from 'node:test';
@@ -47,6 +48,21 @@ for (const file of files) {
     process.exit(1);
   }
 }
-// Declared together: a suite declared after an await of the last one's import would be declared
-// in its context, inside it.
-for (const file of files) describe(file, () => import(pathToFileURL(resolve(file)).href));
+// One file imported after another: a module that awaits at its top level (a script's, only when
+// it is run itself) is evaluated asynchronously, and so is each module importing it, by the file
+// that imported it first. Imported together, a second file importing it too was evaluated in the
+// first's context, and its tests and hooks were the first's (size.node.test.ts's under
+// entries.node.test.ts's suite). Each suite is declared in this module's context, not in that of
+// the import awaited last, which would declare it inside the last suite.
+const topLevel = new AsyncResource('test-files');
+for (const file of files) {
+  let imported;
+  topLevel.runInAsyncScope(() =>
+    describe(file, () => {
+      imported = import(pathToFileURL(resolve(file)).href);
+      return imported;
+    }),
+  );
+  // A file that fails to load fails its suite, and the run.
+  await imported.catch(() => {});
+}

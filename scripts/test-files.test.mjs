@@ -12,7 +12,7 @@ const runner = fileURLToPath(new URL('./test-files.mjs', import.meta.url));
 const folders = [];
 after(() => Promise.all(folders.map((dir) => rm(dir, { recursive: true, force: true }))));
 
-/** Writes `files` (name: code) to a folder, runs them with the runner; its TAP, code and log. */
+/** Writes `files` (name: code) to a folder, runs those named *.test.mjs with the runner; its TAP, code and log. */
 async function runFiles(files) {
   const dir = await mkdtemp(join(tmpdir(), 'form-embed-test-files-'));
   folders.push(dir);
@@ -29,7 +29,11 @@ const log = (line) => appendFileSync(${JSON.stringify(log)}, line + '\\n');\n`;
   const { code, stdout } = await new Promise((resolve) => {
     execFile(
       process.execPath,
-      ['--test-reporter=tap', runner, ...Object.keys(files)],
+      [
+        '--test-reporter=tap',
+        runner,
+        ...Object.keys(files).filter((name) => name.endsWith('.test.mjs')),
+      ],
       { cwd: dir, env },
       (error, out) => resolve({ code: error ? error.code : 0, stdout: out }),
     );
@@ -50,6 +54,24 @@ test('b1', () => log('b1'));`,
   });
   assert.equal(code, 0, stdout);
   assert.deepEqual(log, ['a beforeEach', 'a1', 'a after', 'b before', 'b1', 'b after']);
+});
+
+// A module that awaits at its top level (here, as a script's does, only when run itself) is
+// evaluated asynchronously, and so is every module importing it: the one that imported it first
+// finishes it, and another file importing it too was evaluated in that file's context.
+test("a file's tests and hooks stay its own when it shares an import with another that awaits at its top level", async () => {
+  const shared = `import { helper } from './helper.mjs';\n`;
+  const { code, stdout, log } = await runFiles({
+    'helper.mjs': `export const helper = 1;
+if (process.env.NEVER_SET) await helper;`,
+    'a.test.mjs': `${shared}after(() => log('a after'));
+test('a1', () => log('a1'));`,
+    'b.test.mjs': `${shared}before(() => log('b before'));
+after(() => log('b after'));
+test('b1', () => log('b1'));`,
+  });
+  assert.equal(code, 0, stdout);
+  assert.deepEqual(log, ['a1', 'a after', 'b before', 'b1', 'b after']);
 });
 
 test("a file whose before hook fails fails its own tests, not the other files'", async () => {
