@@ -65,7 +65,10 @@ for (const file of await readdir('dist', { recursive: true })) {
 // such import becomes one.
 // TypeScript before 5.3 cannot parse the attribute, even with skipLibCheck on: it gets the twins
 // as they were, in dist/ts5.2, through the `types@<5.3` condition each `require` must then have.
-const rewritten = twins.map(([file, declarations]) => [file, withResolutionMode(declarations)]);
+const rewritten = twins.map(([file, declarations]) => [
+  file,
+  withResolutionMode(declarations, join('dist', file)),
+]);
 for (const [file, declarations] of rewritten) await writeFile(join('dist', file), declarations);
 if (rewritten.some(([, declarations], index) => declarations !== twins[index][1])) {
   for (const [file, declarations] of twins) {
@@ -81,22 +84,29 @@ if (rewritten.some(([, declarations], index) => declarations !== twins[index][1]
   }
 }
 
-/** `declarations` with each import of a package that is ES modules only type-only, resolved as an import. */
-function withResolutionMode(declarations) {
+/** `declarations` (of `file`) with each import of a package that is ES modules only type-only, resolved as an import. */
+function withResolutionMode(declarations, file) {
   const imports = /^import (type )?([^;'"]+) from (['"])([^'"]+)\3;/gm;
   const changed = declarations.replace(imports, (statement, _type, clause, _quote, specifier) => {
     if (!isEsmOnly(specifier)) return statement;
     if (/^\w+\s*,/.test(clause)) {
-      throw new Error(`${statement}: a type-only import takes a default or named bindings`);
+      throw new Error(
+        `${file}: ${statement}: a type-only import takes a default or named bindings`,
+      );
     }
     const bindings = clause.replace(/\btype\s+/g, '');
     return `import type ${bindings} from '${specifier}' with { 'resolution-mode': 'import' };`;
   });
-  const references = /\bfrom (['"])([^'"]+)\1(?! with)|import\((['"])([^'"]+)\3\)/g;
-  for (const [, , from, , imported] of changed.matchAll(references)) {
-    const specifier = from ?? imported;
+  // Any other: a re-export, an import() type, an import for its side effects (which takes no
+  // resolution-mode) or an import = require.
+  const references =
+    /\bfrom (['"])([^'"]+)\1(?! with)|\bimport\((['"])([^'"]+)\3\)|^import (['"])([^'"]+)\5|\brequire\((['"])([^'"]+)\7\)/gm;
+  for (const match of changed.matchAll(references)) {
+    const specifier = match[2] ?? match[4] ?? match[6] ?? match[8];
     if (isEsmOnly(specifier)) {
-      throw new Error(`${specifier}: a .d.cts refers to it other than by an import declaration`);
+      throw new Error(
+        `${file}: ${specifier}: a .d.cts refers to it other than by an import declaration`,
+      );
     }
   }
   return changed;
