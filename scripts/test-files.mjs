@@ -37,7 +37,8 @@ setTimeout(() => {
 // that had started esbuild's service, or in none (they then never ran, and nothing failed). So a
 // file that awaits at its top level is refused; it awaits in a `before` hook instead.
 for (const file of files) {
-  // esbuild refuses a top-level await, and only that, when it writes CommonJS.
+  // CommonJS cannot hold a top-level await, and esbuild's error says so; any other error (a
+  // syntax error) is left to the import, which fails the file's suite.
   const refused = await transform(await readFile(file, 'utf8'), { loader: 'ts', format: 'cjs' })
     .then(() => undefined)
     .catch((error) => /top-level await/i.test(error.message));
