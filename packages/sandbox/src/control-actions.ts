@@ -14,7 +14,7 @@ import type { StoreStats } from './session-store.js';
 
 type Body = Record<string, unknown>;
 
-/** What `stats` answers over HTTP: the three in-process counters and the latency at once. */
+/** What `stats` answers over HTTP: the in-process counters and the latency at once. */
 export interface ControlStats {
   /** `control.stats()`: requests per route. */
   requests: Record<string, number>;
@@ -24,10 +24,17 @@ export interface ControlStats {
   faults: Record<FaultScope, number>;
   /** `control.latencyMs()`: a page that reloads reads what a control box should show. */
   latencyMs: number;
+  /** `control.droppedRequests()`. */
+  dropped: number;
 }
 
-/** Methods with no action of their own: `stats` answers the last three; the first needs none. */
-type InProcessOnly = 'embedOrigins' | 'pendingFaults' | 'storeStats' | 'latencyMs';
+/** Methods with no action of their own: `stats` answers all but the first, which needs none. */
+type InProcessOnly =
+  | 'embedOrigins'
+  | 'pendingFaults'
+  | 'storeStats'
+  | 'latencyMs'
+  | 'droppedRequests';
 
 /** The `sandbox.control` methods the HTTP control API (and `controlClient`) offers. */
 export type ControlActionName = Exclude<keyof SandboxControl, InProcessOnly>;
@@ -53,6 +60,7 @@ export function statsOf(control: SandboxControl): ControlStats {
     store: control.storeStats(),
     faults: control.pendingFaults(),
     latencyMs: control.latencyMs(),
+    dropped: control.droppedRequests(),
   };
 }
 

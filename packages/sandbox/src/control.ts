@@ -51,6 +51,11 @@ export interface SandboxControl {
   /** Requests received per route, keyed `METHOD /path/template` (e.g. `GET /api/v1/me`). */
   stats(): Record<string, number>;
   /**
+   * Requests whose client went while they were held (latency, a delay fault): dropped, never
+   * answered. A test waits on it to know that a request a page or proxy gave up reached here so.
+   */
+  droppedRequests(): number;
+  /**
    * What the session store holds: handles not yet redeemed, sessions a page may still reach,
    * and lapsed sessions remembered for a late reload. All are pruned on each mint, on the
    * sandbox's clock (lapsed ones by count).
@@ -101,6 +106,7 @@ export function createControl(
     },
     embedOrigins: () => ({ ...state.origins }),
     stats: () => state.requestCounts(),
+    droppedRequests: () => state.droppedCount(),
     storeStats: () => state.sessions.counts(),
     reset: () => {
       state.reset();

@@ -26,5 +26,6 @@ export async function held(
   res.off('close', end);
   reset.removeEventListener('abort', end);
   if (reset.aborted) req.socket.destroy();
+  else if (!slept) state.countDropped();
   return slept && !reset.aborted;
 }

@@ -20,6 +20,7 @@ export class SandboxState {
   origins: EmbedOrigins;
   readonly initialOrigins: EmbedOrigins;
   #requests = new Map<string, number>();
+  #dropped = 0;
   #held = heldController();
 
   constructor(config: SandboxConfig, origins: EmbedOrigins) {
@@ -33,6 +34,15 @@ export class SandboxState {
 
   countRequest(route: string): void {
     this.#requests.set(route, (this.#requests.get(route) ?? 0) + 1);
+  }
+
+  /** A held request's client went before its answer: it was dropped, never answered. */
+  countDropped(): void {
+    this.#dropped += 1;
+  }
+
+  droppedCount(): number {
+    return this.#dropped;
   }
 
   /** Aborted by `reset()`: the requests held then (latency, delay faults) end with it. */
@@ -52,6 +62,7 @@ export class SandboxState {
     this.latencyMs = this.config.latencyMs;
     this.origins = { ...this.initialOrigins };
     this.#requests.clear();
+    this.#dropped = 0;
     this.limits.reset();
     this.sessions.clear();
     this.clock.reset();

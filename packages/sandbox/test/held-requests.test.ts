@@ -153,6 +153,11 @@ describe('a request the sandbox holds (latency, a delay fault)', () => {
     );
     assert.equal(sandbox.control.storeStats().handles, 0, 'nothing was minted');
     assert.equal(await mintTokensLeft(sandbox), 10, 'no mint token was taken');
+    assert.equal(
+      sandbox.control.droppedRequests(),
+      0,
+      'closed by reset(), not dropped by a client',
+    );
   });
 
   test('one whose client goes while it is held is dropped: no token, no fault, no session, the handle not redeemed', async (t) => {
@@ -189,6 +194,7 @@ describe('a request the sandbox holds (latency, a delay fault)', () => {
     // would stay until its time, one more for each request dropped (a delay fault of 1e10 ms, an
     // upstream that never answers: 24.8 days).
     await until(() => holds() === 0, "a dropped request's timer is still set");
+    assert.equal(sandbox.control.droppedRequests(), 3, 'each counted as dropped');
     sandbox.control.fail({ kind: 'error', code: 'unavailable', scope: 'session' });
     await clock.tickAsync(HOLD_MS);
     await turn();
@@ -227,6 +233,7 @@ describe('a request the sandbox holds (latency, a delay fault)', () => {
       });
       await clock.tickAsync(HOLD_MS); // the others' timers out
       assert.deepEqual(new Set(await Promise.all(holds)), new Set([true, false]));
+      assert.equal(state.droppedCount(), 50, 'those whose client went, not those answered');
       await turn(); // a warning is emitted on the next tick
     } finally {
       process.off('warning', warned);
