@@ -12,7 +12,11 @@ import { after, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import type { MintResponse } from '@form-embed/protocol';
-import { controlClient } from '@form-embed/sandbox/control-client';
+import {
+  type ControlClient,
+  type ControlStats,
+  controlClient,
+} from '@form-embed/sandbox/control-client';
 import { readmeHaproxyBlock, startHaproxy } from '../packages/express/test/helpers/haproxy.js';
 import { readmeNginxBlock, startNginx } from '../packages/express/test/helpers/nginx.js';
 import type { TlsProxy } from '../packages/express/test/helpers/tls-proxy.js';
@@ -307,25 +311,38 @@ async function expectPage(
 }
 
 /**
- * How long the service holds each API request in `expectDroppedMintStopped`: the page's drop must
- * reach the service within it (the test's poll, Chromium, HAProxy, the portal), about 0.1 s here
- * but many times that on a loaded machine; the second mint is held as long.
+ * How long the service holds the first mint in `expectDroppedMintStopped`, never waited out; the
+ * portal waits as long (its timeoutMs), so that only the page's drop can stop the mint there.
  */
-const heldMs = 4_000;
+const heldMs = 60_000;
 const mintRoute = 'POST /api/v1/forms/{formId}/session';
+
+/** Polls the sandbox's stats until `check` holds them, for at most 10 s. */
+async function untilStats(
+  control: ControlClient,
+  check: (stats: ControlStats) => boolean,
+  what: string,
+) {
+  const deadline = performance.now() + 10_000;
+  while (!check(await control.stats())) {
+    assert.ok(performance.now() < deadline, what);
+    await sleep(20);
+  }
+}
 
 /**
  * The static page in `setup.dir`, through the express README's HAProxy block in front of the
- * Express 5 portal, its mints held `heldMs` at the service: the page removes its element while
- * the service holds its mint, then frames a form with a new element. Expects the first mint
- * never answered by the service (its connection closed: the portal stopped it, as the README's
- * Answers say, `client_closed_request`), and Chromium to have spoken HTTP/2 on one connection
- * kept throughout: the drop was a stream cancelled (RST_STREAM), not a connection closed.
+ * Express 5 portal: the page removes its element while the service holds its mint, then frames a
+ * form with a new element. Expects the first mint dropped at the service (its connection closed:
+ * the portal stopped it, as the README's Answers say, `client_closed_request`) and never
+ * answered, and Chromium to have spoken HTTP/2 on one connection kept throughout: the drop was a
+ * stream cancelled (RST_STREAM), not a connection closed.
  */
 async function expectDroppedMintStopped(setup: Project): Promise<void> {
   const portal = await startPortal(await portalProject, setup.dir, {
     TRUST_PROXY: '1',
     SANDBOX_CONTROL: '1',
+    TIMEOUT_MS: String(heldMs),
   });
   let proxy: TlsProxy | undefined;
   const page = await (await sharedBrowser()).newPage({ ignoreHTTPSErrors: true });
@@ -352,14 +369,15 @@ async function expectDroppedMintStopped(setup: Project): Promise<void> {
     await control.setLatency(heldMs);
     await page.goto(`${origin}/index.html`);
     // The element's mint, held at the service.
-    const deadline = performance.now() + 10_000;
-    while (((await control.stats()).requests[mintRoute] ?? 0) < 1) {
-      assert.ok(performance.now() < deadline, 'the first mint never reached the service');
-      await sleep(20);
-    }
+    const reached = (stats: ControlStats) => (stats.requests[mintRoute] ?? 0) >= 1;
+    await untilStats(control, reached, 'the first mint never reached the service');
     await page.evaluate(() => document.querySelector('form-embed')?.remove());
-    // Held as long, it is answered after the first would have been: by then the first was
-    // either answered or stopped.
+    await untilStats(
+      control,
+      (stats) => stats.dropped === 1,
+      'the mint the page dropped was not dropped at the service: HAProxy let it run',
+    );
+    await control.setLatency(0);
     const framed = await page.evaluate(() => {
       const element = document.createElement('form-embed');
       element.setAttribute('form-id', 'form_microsoft');

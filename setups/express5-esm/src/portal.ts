@@ -42,6 +42,8 @@ const sessions = formEmbedSessions({
   apiKey: sandbox.apiKey,
   baseUrl: sandbox.baseUrl,
   resolveUser: () => user,
+  // A setup holding mints at the service longer than the default 10 s sets it.
+  ...(process.env.TIMEOUT_MS ? { timeoutMs: Number(process.env.TIMEOUT_MS) } : {}),
 });
 app.use('/form-sessions', sessions);
 app.use(
