@@ -20,10 +20,14 @@ export async function held(
   // 20 each signal it makes stays in a set of the reset signal's, which lives until reset().
   const ended = new AbortController();
   const end = () => ended.abort();
+  // The connection's close too: a request pipelined behind another's answer has a response
+  // with no connection yet, which does not close when its client goes.
   res.once('close', end);
+  req.socket.once('close', end);
   reset.addEventListener('abort', end, { once: true });
   const slept = await sleep(ms, ended.signal);
   res.off('close', end);
+  req.socket.off('close', end);
   reset.removeEventListener('abort', end);
   if (reset.aborted) req.socket.destroy();
   else if (!slept) state.countDropped();

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { EventEmitter, getEventListeners } from 'node:events';
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { describe, type TestContext, test } from 'node:test';
 import { setTimeout as realDelay, setImmediate as turn } from 'node:timers/promises';
 import FakeTimers from '@sinonjs/fake-timers';
@@ -213,6 +214,39 @@ describe('a request the sandbox holds (latency, a delay fault)', () => {
     );
   });
 
+  test('requests pipelined on one connection are each dropped when their client goes: the one queued behind the first too', async (t) => {
+    const sandbox = await sandboxFor(t, { limits });
+    const clock = fakeTimers(t);
+    sandbox.control.setLatency(HOLD_MS);
+    const body = JSON.stringify({ user: adele });
+    const mint = [
+      `POST ${sessionPath(microsoftForm)} HTTP/1.1`,
+      'Host: 127.0.0.1',
+      `Authorization: Bearer ${sandbox.apiKey}`,
+      'Content-Type: application/json',
+      `Content-Length: ${Buffer.byteLength(body)}`,
+      '',
+      body,
+    ].join('\r\n');
+    const { hostname, port } = new URL(sandbox.baseUrl);
+    const socket = connect(Number(port), hostname);
+    socket.on('error', () => {});
+    socket.write(mint + mint);
+    const minted = () => sandbox.control.stats()[MINT] ?? 0;
+    await until(() => minted() === 2, 'the two mints never arrived');
+    socket.destroy();
+    // The second's answer waits behind the first's: its response has no connection of its own
+    // to close, so only the connection's close tells that its client went.
+    await until(() => sandbox.control.droppedRequests() === 2, 'both dropped');
+    sandbox.control.setLatency(0);
+    sandbox.control.fail({ kind: 'error', code: 'unavailable', scope: 'session' });
+    await clock.tickAsync(HOLD_MS);
+    await turn();
+    assert.equal(sandbox.control.pendingFaults().session, 1, 'the armed fault is still armed');
+    assert.equal(sandbox.control.storeStats().handles, 0, 'nothing was minted');
+    assert.equal(await mintTokensLeft(sandbox), 10, 'no mint token was taken');
+  });
+
   test('a hold that ends leaves nothing on the reset signal, which lives until reset(): many held at once, the timer out or the client gone', async (t) => {
     const clock = fakeTimers(t);
     const state = new SandboxState(parseOptions(), {
@@ -226,7 +260,7 @@ describe('a request the sandbox holds (latency, a delay fault)', () => {
     try {
       const holds = Array.from({ length: 100 }, (_, i) => {
         const res = new EventEmitter();
-        const req = { socket: { destroyed: false } };
+        const req = { socket: Object.assign(new EventEmitter(), { destroyed: false }) };
         const hold = held(state, req as Express.Request, res as Express.Response, HOLD_MS);
         if (i % 2 === 0) res.emit('close'); // the client goes
         return hold;
