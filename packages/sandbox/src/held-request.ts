@@ -14,7 +14,11 @@ export async function held(
   res: Response,
   ms: number,
 ): Promise<boolean> {
-  if (req.socket.destroyed) return false;
+  if (req.socket.destroyed) {
+    // Its client went before it was held: dropped as well, for a test waiting on the count.
+    state.countDropped();
+    return false;
+  }
   const reset = state.heldSignal;
   // One controller that either ends, its listeners taken off after. Not AbortSignal.any: on Node
   // 20 each signal it makes stays in a set of the reset signal's, which lives until reset().

@@ -247,6 +247,20 @@ describe('a request the sandbox holds (latency, a delay fault)', () => {
     assert.equal(await mintTokensLeft(sandbox), 10, 'no mint token was taken');
   });
 
+  test('one whose connection is already closed when it comes to be held is dropped and counted, as one whose client goes while held', async () => {
+    const state = new SandboxState(parseOptions(), {
+      formsOrigin: 'http://127.0.0.1:1',
+      coreFormsOrigin: 'http://127.0.0.1:2',
+    });
+    const req = { socket: Object.assign(new EventEmitter(), { destroyed: true }) };
+    const res = new EventEmitter();
+    assert.equal(
+      await held(state, req as Express.Request, res as Express.Response, HOLD_MS),
+      false,
+    );
+    assert.equal(state.droppedCount(), 1, 'never answered: its client went');
+  });
+
   test('a hold that ends leaves nothing on the reset signal, which lives until reset(): many held at once, the timer out or the client gone', async (t) => {
     const clock = fakeTimers(t);
     const state = new SandboxState(parseOptions(), {
