@@ -1,12 +1,21 @@
 import assert from 'node:assert/strict';
 import { join, resolve } from 'node:path';
 import { describe, test } from 'node:test';
+import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { defaultServicePaths as paths } from '@form-embed/protocol';
 import FakeTimers from '@sinonjs/fake-timers';
 import { build } from 'esbuild';
-import { ControlApiError, controlClient, fixtureIds } from '../src/index.js';
-import { call, mintSession, redeem, requestSession, sandboxFor, sessionError } from './helpers.js';
+import { ControlApiError, type ControlStats, controlClient, fixtureIds } from '../src/index.js';
+import {
+  call,
+  mintSession,
+  redeem,
+  requestSession,
+  sandboxFor,
+  sessionError,
+  sessionPath,
+} from './helpers.js';
 
 const adele = {
   microsoftTenantId: fixtureIds.tenants.contoso,
@@ -38,6 +47,35 @@ describe('controlClient: sandbox.control over HTTP, typed', () => {
     await control.reset();
     assert.deepEqual(sandbox.control.stats(), {});
     assert.deepEqual(sandbox.control.pendingFaults(), { api: 0, session: 0, redeem: 0 });
+  });
+
+  test('stats() tells over HTTP how many held requests were dropped by their client, 0 again after reset()', async (t) => {
+    const sandbox = await sandboxFor(t, { controlApi: true });
+    const control = controlClient(sandbox.baseUrl);
+    await control.setLatency(60_000);
+    const leave = new AbortController();
+    const mint = fetch(`${sandbox.baseUrl}${sessionPath(microsoftForm)}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${sandbox.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ user: adele }),
+      signal: leave.signal,
+    });
+    mint.catch(() => {}); // aborted below
+    const route = `POST ${paths.formSession}`;
+    const deadline = performance.now() + 5000;
+    const until = async (ready: (stats: ControlStats) => boolean, what: string) => {
+      while (!ready(await control.stats())) {
+        assert.ok(performance.now() < deadline, what);
+        await delay(10);
+      }
+    };
+    await until((stats) => stats.requests[route] === 1, 'the mint never arrived');
+    assert.equal((await control.stats()).dropped, 0, 'held, not yet dropped');
+    leave.abort();
+    await until((stats) => stats.dropped === 1, 'the mint its client left is not counted');
+    assert.equal(sandbox.control.droppedRequests(), 1);
+    await control.reset();
+    assert.equal((await control.stats()).dropped, 0);
   });
 
   test('moves the clock, empties and refills the mint limit, lapses sessions and changes the forms domain', async (t) => {
