@@ -14,8 +14,8 @@ type Actions = typeof controlActions;
 
 /**
  * `sandbox.control`'s methods over HTTP, each answering a promise: `stats()` answers
- * `{requests, store, faults, latencyMs}` (`control.stats()`, `storeStats()`, `pendingFaults()`
- * and `latencyMs()` at once).
+ * `{requests, store, faults, latencyMs, dropped}` (`control.stats()`, `storeStats()`,
+ * `pendingFaults()`, `latencyMs()` and `droppedRequests()` at once).
  * The parameters are the in-process method's own, optional ones included: the table's `toBody`
  * arrows, typed from context, would make `changeFormsDomain(kind?)`'s `kind` required.
  */
