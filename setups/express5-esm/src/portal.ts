@@ -2,7 +2,8 @@
 // its CLI, mounts formEmbedSessions, once more behind its own CSRF token check (as the
 // middleware's README suggests), and serves STATIC_DIR when given (the browser setups' pages);
 // TRUST_PROXY, when given, is Express's trust proxy; SANDBOX_CONTROL, when given, starts the
-// sandbox with its control API (a setup's test sets the latency and reads the counts).
+// sandbox with its control API (a setup's test sets the latency and reads the counts);
+// TIMEOUT_MS, when given, is the middleware's timeoutMs.
 // Prints one JSON line {port, formsOrigin, sandboxUrl} once it listens; SIGTERM stops it and the
 // sandbox.
 import { spawn } from 'node:child_process';
