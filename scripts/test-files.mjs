@@ -2,8 +2,9 @@
 // runs the named test files in this one process, one after another, as `node --test
 // --test-concurrency=1` would. Node 20's `node --test` starts a process per file, each loading tsx
 // and the package again: about a second a file, most of a package's test time on two cores.
-// (Node 22's `--experimental-test-isolation=none` does the same.) A file that fails to load fails
-// the run; node:test sets the exit code when a test fails.
+// (Node 22's `--experimental-test-isolation=none` runs them in one process too, but a file's
+// top-level hooks are there the root's, shared by every file: see below.) A file that fails to
+// load fails the run; node:test sets the exit code when a test fails.
 import { AsyncResource } from 'node:async_hooks';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
