@@ -51,8 +51,9 @@ export interface SandboxControl {
   /** Requests received per route, keyed `METHOD /path/template` (e.g. `GET /api/v1/me`). */
   stats(): Record<string, number>;
   /**
-   * Requests whose client went while they were held (latency, a delay fault): dropped, never
-   * answered. A test waits on it to know that a request a page or proxy gave up reached here so.
+   * Requests to be held (latency, a delay fault) whose client went before their answer, while
+   * held or already when they came to be: dropped, never answered. A test waits on it to know
+   * that a request a page or proxy gave up reached here so.
    */
   droppedRequests(): number;
   /**
