@@ -4,7 +4,8 @@ import { once } from 'node:events';
 import { readFile } from 'node:fs/promises';
 import { connect, createServer } from 'node:net';
 import { describe, test } from 'node:test';
-import { freePort, startRedis } from './helpers/redis-server.js';
+import { freePort } from '../../../scripts/ports.mjs';
+import { startRedis } from './helpers/redis-server.js';
 
 const helper = new URL('./helpers/redis-server.ts', import.meta.url).href;
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -11,22 +11,11 @@ import { after, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { defaultServicePaths, OrganisationSchema } from '@form-embed/protocol';
 import { build } from 'esbuild';
+import { portBelowEphemeralRange } from '../../../scripts/ports.mjs';
 import { parseCliArgs, usage } from '../src/cli-args.js';
 import { fixtureKeys } from '../src/index.js';
 
 const cli = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
-
-/**
- * A port for the CLI to listen on that no other process is handed meanwhile: below the range the
- * kernel gives every listen(0) and outgoing connection a port from (ip_local_port_range), where a
- * port found free and let go could be taken by any process before the CLI binds it.
- */
-async function portBelowEphemeralRange(): Promise<number> {
-  const range = await readFile('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').catch(() => '');
-  const low = Number(range.trim().split(/\s+/)[0]) || 49152;
-  // The port after it is below the range too.
-  return 10_000 + Math.floor(Math.random() * (Math.max(low, 11_000) - 10_001));
-}
 
 /**
  * The CLI's sources bundled once into one JavaScript file, so each case starts a bare `node` as the
@@ -89,8 +78,11 @@ describe('form-embed-sandbox CLI', () => {
   });
 
   test('--forms-port and --core-forms-port fix the embed origins, so a page CSP holds across starts', async () => {
+    // Below the ports the kernel hands out: one found free and let go could be taken before the
+    // CLI binds it.
     const formsPort = await portBelowEphemeralRange();
-    const coreFormsPort = formsPort + 1;
+    let coreFormsPort = formsPort;
+    while (coreFormsPort === formsPort) coreFormsPort = await portBelowEphemeralRange();
     const { child, nextLine } = await startCli([
       '--json',
       '--forms-port',

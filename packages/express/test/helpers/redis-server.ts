@@ -1,7 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
-import { readFile } from 'node:fs/promises';
-import { connect, createServer, type Socket } from 'node:net';
+import { connect, type Socket } from 'node:net';
+import { portBelowEphemeralRange } from '../../../../scripts/ports.mjs';
 import { launchServer, stopServer } from './server-process.js';
 
 /** A real `redis-server` of this test run: its own free port, no persistence. */
@@ -21,32 +20,6 @@ export interface RedisServer {
 }
 
 const binary = process.env.REDIS_SERVER ?? 'redis-server';
-
-/** A loopback port nothing listened on a moment ago (closed again: anything may take it). */
-export async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-/**
- * A port the kernel hands out to nobody by itself: below the range that every listen(0) and every
- * outgoing connection takes its port from (Linux's ip_local_port_range; 49152 up elsewhere), and
- * above 10000, where servers of fixed ports tend to sit. restart() binds the port of a killed
- * redis-server again: one freed in that range could be given meanwhile to any process's listen(0)
- * (a portal started while Redis is down, a browser test's server), and restart() would fail. Only
- * a process that names this very port can still take it; one that already does, startRedis tries
- * another port for.
- */
-export async function portBelowEphemeralRange(): Promise<number> {
-  const range = await readFile('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').catch(() => '');
-  const low = Number(range.trim().split(/\s+/)[0]) || 49152;
-  // A kernel whose range reaches this low leaves no such port: a free one of its range, then.
-  if (low <= 11_000) return freePort();
-  return 10_000 + Math.floor(Math.random() * (low - 10_000));
-}
 
 export interface StartRedisOptions {
   /** Where each attempt's port comes from; `portBelowEphemeralRange` by default. */

@@ -5,7 +5,7 @@ import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { freePort } from './redis-server.js';
+import { freePort } from '../../../../scripts/ports.mjs';
 import { launchServer, type ServerCommand, stopServer } from './server-process.js';
 
 /** A real proxy of this test run (nginx, HAProxy), on a free loopback port, ending TLS. */

@@ -1,0 +1,2 @@
+export declare function freePort(): Promise<number>;
+export declare function portBelowEphemeralRange(): Promise<number>;
