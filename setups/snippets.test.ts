@@ -3,6 +3,7 @@
 // readme-snippets project or refused here, never left unchecked because of how its fence is
 // written. Run by `npm run test:docs`.
 import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { readmeSnippets, snippetsOf } from './snippets.js';
 
@@ -83,7 +84,21 @@ describe('README code blocks', () => {
     });
   }
 
+  test('a block after <!-- snippet setup: folder --> is left to that setup, which builds it', () => {
+    const text = readme('<!-- snippet setup: angular21 -->', '```ts', 'const a = 1;', '```');
+    const [found] = snippetsOf('README.md', text);
+    assert.equal(found?.setup, 'angular21');
+    assert.equal(found?.skipped, undefined);
+  });
+
   test("the repository's READMEs have no block that would go unchecked", async () => {
-    assert.ok((await readmeSnippets()).length > 0);
+    const snippets = await readmeSnippets();
+    assert.ok(snippets.length > 0);
+    // A block left to a setup is checked only if that setup exists.
+    for (const { readme: file, line, setup } of snippets) {
+      if (setup === undefined) continue;
+      const folder = new URL(`${setup}/package.json`, import.meta.url);
+      assert.ok(existsSync(folder), `${file}:${line}: no setup ${setup} builds this block`);
+    }
   });
 });

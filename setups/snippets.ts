@@ -11,6 +11,8 @@
 // before a block, unseen in the rendered README, says what a fragment needs:
 //   <!-- snippet assumes: app, signedInUser -->   names from src/<kind>/assumed.ts it uses
 //   <!-- snippet skipped: <why> -->                a block left unchecked, with the reason
+//   <!-- snippet setup: <folder> -->               a block that setup builds itself (angular21's
+//                                                  component), with its framework, not checked here
 import { execFile } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
@@ -36,6 +38,8 @@ export interface Snippet {
   assumes: string[];
   /** Why the block is not checked, when it is not. */
   skipped?: string;
+  /** The setup (its folder under setups/) that builds the block, in place of readme-snippets. */
+  setup?: string;
 }
 
 /** A fence's opening: its indentation, its run of backticks or tildes, and its info string. */
@@ -46,7 +50,7 @@ const fence = /^(\s*)(`{3,}|~{3,})(.*)$/;
  * opening fails the check rather than go unchecked.
  */
 const scriptLike = /^(?:[cm]?[jt]sx?|typescript|javascript|node)$/i;
-const marker = /^\s*<!--\s*snippet\s+(assumes|skipped):\s*(.*?)\s*-->\s*$/;
+const marker = /^\s*<!--\s*snippet\s+(assumes|skipped|setup):\s*(.*?)\s*-->\s*$/;
 
 /** Every ```ts, ```tsx and ```js block of one README, with what its comment says of it. */
 export function snippetsOf(readme: string, text: string): Snippet[] {
@@ -72,6 +76,7 @@ export function snippetsOf(readme: string, text: string): Snippet[] {
         code: `${code.join('\n')}\n`,
         assumes: said?.kind === 'assumes' ? said.value.split(/\s*,\s*/) : [],
         ...(said?.kind === 'skipped' && { skipped: said.value }),
+        ...(said?.kind === 'setup' && { setup: said.value }),
       });
     } else if (scriptLike.test(lang.split(/\s/)[0] ?? '')) {
       throw new Error(
@@ -92,10 +97,10 @@ function comment(readme: string, lines: string[], fenceIndex: number) {
   const said = marker.exec(line);
   if (!said?.[2]) {
     throw new Error(
-      `${readme}:${before + 1}: write '<!-- snippet assumes: name, … -->' or '<!-- snippet skipped: why -->'`,
+      `${readme}:${before + 1}: write '<!-- snippet assumes: name, … -->', '<!-- snippet skipped: why -->' or '<!-- snippet setup: folder -->'`,
     );
   }
-  return { kind: said[1] as 'assumes' | 'skipped', value: said[2] };
+  return { kind: said[1] as 'assumes' | 'skipped' | 'setup', value: said[2] };
 }
 
 export async function readmeSnippets(): Promise<Snippet[]> {
