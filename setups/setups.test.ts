@@ -1,16 +1,17 @@
 // The project setups: every package packed once, then seven small partner projects, each in a
 // fresh folder with only the tarballs and public packages installed, built, type-checked and
 // run, and the READMEs' code blocks type-checked in an eighth; the static page runs once more
-// behind each proxy of the express README (a ninth and a tenth).
+// behind each proxy of the express README (a ninth and a tenth); an eleventh builds the element
+// README's Angular component as it is.
 // Run by `npm run test:setups` (after `npm run build`, as `npm test` does).
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { promisify } from 'node:util';
+import { promisify, stripVTControlCharacters } from 'node:util';
 import type { MintResponse } from '@form-embed/protocol';
 import {
   type ControlClient,
@@ -51,6 +52,7 @@ for (const name of [
   'sandbox-types',
   'vue3-vite',
   'readme-snippets',
+  'angular21',
 ]) {
   project(name).catch(() => {}); // the setup's own test reports the failure
 }
@@ -261,6 +263,50 @@ describe('project setups', { concurrency: 2, timeout: 240_000 }, () => {
     });
     await expectDroppedMintStopped(page);
   });
+
+  test("11 angular21: an Angular 21 page (standalone, zoneless) whose component is the element README's Angular block, built by ngc with strictTemplates: it binds [requestInit] as a property and frames through an endpoint guarded as Angular's HttpClient expects (cookie XSRF-TOKEN, header X-XSRF-TOKEN), and the block with a handler taking a MouseEvent fails the build", async () => {
+    const page = await project('angular21');
+    const blocks = (await readmeSnippets()).filter((snippet) => snippet.setup === page.name);
+    assert.equal(blocks.length, 1, `one README block is built by setup ${page.name}`);
+    const readmeBlock = blocks[0]?.code ?? '';
+    // The README's form id is a partner's; the sandbox has form_microsoft.
+    const component = readmeBlock.replace('form-id="frm_123"', 'form-id="form_microsoft"');
+    assert.notEqual(component, readmeBlock, 'the README block mints form-id="frm_123"');
+    await writeFile(join(page.dir, 'src', 'it-request.ts'), component);
+    // The README: `$event` is typed from the event map, so a handler taking another event type
+    // fails the build. The same block, its handler taking a MouseEvent, fails at the template only.
+    const handler = /onError\(event: FormEmbedErrorEvent\) \{[^}]*\}/;
+    assert.match(component, handler, "the README block's error handler");
+    await mkdir(join(page.dir, 'src', 'must-fail'));
+    await writeFile(
+      join(page.dir, 'src', 'must-fail', 'it-request.ts'),
+      component.replace(handler, 'onError(event: MouseEvent) { console.warn(event.button); }'),
+    );
+    const failed = stripVTControlCharacters(
+      await page.run('npm', ['run', 'typecheck:must-fail'], { expectFailure: true }),
+    );
+    const errors = [...failed.matchAll(/^(\S+):(\d+):\d+ - error (TS\d+)/gm)].map(
+      ([, file, line, code]) => `${file}:${line} ${code}`,
+    );
+    const bindingLine = component
+      .split('\n')
+      .findIndex((line) => line.includes('(form-embed-error)'));
+    assert.deepEqual(
+      errors,
+      [`src/must-fail/it-request.ts:${bindingLine + 1} TS2345`],
+      `setup ${page.name}: ngc must fail at the (form-embed-error) binding only:\n${failed}`,
+    );
+    assert.match(
+      failed,
+      /'FormEmbedErrorEvent' is not assignable to parameter of type 'MouseEvent'/,
+    );
+    await page.run('npm', ['run', 'build']);
+    // Framed only if Angular set `requestInit` as a property (its X-XSRF-TOKEN, read by
+    // HttpXsrfTokenExtractor from the cookie the portal set, reached the portal's check).
+    await expectPage(page, page.dir, '/index.html', ['#session'], undefined, {
+      portalEnv: { XSRF_TOKEN: 'setup-xsrf-token' },
+    });
+  });
 });
 
 /** A proxy whose block the express README gives (Behind nginx, Behind HAProxy). */
@@ -275,7 +321,8 @@ const startReadmeProxy: Record<ReadmeProxy, (upstream: string) => Promise<TlsPro
 /**
  * Serves `staticDir` from the Express 5 portal and expects each output to report a framed form,
  * titled as `frameTitles` says when given. Returns the page's console warnings. `behind` puts the
- * express README's block for that proxy in front of the portal (trust proxy 1), ending TLS.
+ * express README's block for that proxy in front of the portal (trust proxy 1), ending TLS;
+ * `portalEnv` is added to the portal's environment.
  */
 async function expectPage(
   setup: Project,
@@ -283,13 +330,12 @@ async function expectPage(
   path: string,
   outputs: string[],
   frameTitles?: string[],
-  { behind }: { behind?: ReadmeProxy } = {},
+  { behind, portalEnv = {} }: { behind?: ReadmeProxy; portalEnv?: Record<string, string> } = {},
 ): Promise<string[]> {
-  const portal = await startPortal(
-    await portalProject,
-    staticDir,
-    behind ? { TRUST_PROXY: '1' } : {},
-  );
+  const portal = await startPortal(await portalProject, staticDir, {
+    ...portalEnv,
+    ...(behind && { TRUST_PROXY: '1' }),
+  });
   let proxy: TlsProxy | undefined;
   try {
     let origin = portal.url;

@@ -3,7 +3,9 @@
 // middleware's README suggests), and serves STATIC_DIR when given (the browser setups' pages);
 // TRUST_PROXY, when given, is Express's trust proxy; SANDBOX_CONTROL, when given, starts the
 // sandbox with its control API (a setup's test sets the latency and reads the counts);
-// TIMEOUT_MS, when given, is the middleware's timeoutMs.
+// TIMEOUT_MS, when given, is the middleware's timeoutMs; XSRF_TOKEN, when given, guards
+// /form-sessions as Angular's HttpClient expects a portal to (setup 11): every response sets the
+// cookie XSRF-TOKEN to it, and a mint must send it back in X-XSRF-TOKEN.
 // Prints one JSON line {port, formsOrigin, sandboxUrl} once it listens; SIGTERM stops it and the
 // sandbox.
 import { spawn } from 'node:child_process';
@@ -46,7 +48,23 @@ const sessions = formEmbedSessions({
   // A setup holding mints at the service longer than the default 10 s sets it.
   ...(process.env.TIMEOUT_MS ? { timeoutMs: Number(process.env.TIMEOUT_MS) } : {}),
 });
-app.use('/form-sessions', sessions);
+const xsrfToken = process.env.XSRF_TOKEN;
+if (xsrfToken) {
+  app.use(function setXsrfCookie(_req: Request, res: Response, next: NextFunction) {
+    res.cookie('XSRF-TOKEN', xsrfToken, { sameSite: 'strict' });
+    next();
+  });
+}
+app.use(
+  '/form-sessions',
+  function checkXsrfToken(req: Request, res: Response, next: NextFunction) {
+    if (!xsrfToken) return next();
+    const cookie = /(?:^|;\s*)XSRF-TOKEN=([^;]*)/.exec(req.get('cookie') ?? '')?.[1];
+    if (cookie === xsrfToken && req.get('x-xsrf-token') === xsrfToken) return next();
+    res.status(403).json({ code: 'csrf_token_missing', message: 'No valid X-XSRF-TOKEN.' });
+  },
+  sessions,
+);
 app.use(
   '/guarded-form-sessions',
   function checkCsrfToken(req: Request, res: Response, next: NextFunction) {
