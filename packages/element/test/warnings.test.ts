@@ -1,6 +1,6 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import '../src/dev/warnings.js';
-import { FormEmbedElement, messages } from '../src/index.js';
+import { FormEmbedElement, type FormEmbedErrorEvent, messages } from '../src/index.js';
 import { sessionStub, settle, warnings } from './helpers.js';
 
 async function embed(markup: ReturnType<typeof html>) {
@@ -124,6 +124,64 @@ describe('<form-embed> development warnings', () => {
       await settle(element);
     });
     expect(seen).to.have.length(1);
+  });
+
+  // The middleware answers every refusal with a SessionError: a 404 or 405 without one is another
+  // server's (a portal that did not mount it, or Next.js's `next start` in place of the custom
+  // server), which the page otherwise shows only as "Something went wrong.".
+  it('an endpoint where nothing mints (a 404 without a SessionError): says where to mount the middleware', async () => {
+    const seen = await warnings(async () => {
+      const failed = new Promise<FormEmbedErrorEvent>((resolve) =>
+        document.addEventListener('form-embed-error', resolve, { once: true }),
+      );
+      await fixture<FormEmbedElement>(
+        html`<form-embed form-id="a" endpoint="/nothing-mounted-here"></form-embed>`,
+      );
+      const { code, status } = await failed;
+      expect([code, status]).to.deep.equal(['unknown', 404]);
+    });
+    expect(seen).to.have.length(1);
+    expect(seen[0]).to.match(
+      new RegExp(
+        `^<form-embed form-id="a" endpoint="/nothing-mounted-here"[^>]*>: its endpoint answered 404 with no SessionError at ${location.origin}/nothing-mounted-here/forms/a/session, so nothing there mints\\. Mount @form-embed/express's Router at /nothing-mounted-here on this origin \\(on Next\\.js, run the custom server that mounts it, not next start\\), or set endpoint to where it is mounted\\.$`,
+      ),
+    );
+  });
+
+  it("the middleware's own refusals, and a transport of the page's, are not taken for a missing endpoint", async () => {
+    const original = window.fetch;
+    const answers = [
+      Response.json(
+        { error: { code: 'form_not_found', message: 'x', retryable: false } },
+        { status: 404 },
+      ),
+      new Response('<h1>Method Not Allowed</h1>', { status: 405 }),
+    ];
+    window.fetch = async () => answers.shift() as Response;
+    try {
+      const seen = await warnings(async () => {
+        for (const markup of [
+          html`<form-embed form-id="a"></form-embed>`,
+          html`<form-embed
+            form-id="a"
+            .fetchSession=${() => Promise.reject({ name: 'FormSessionError', code: 'unknown', status: 404, retryable: false })}
+          ></form-embed>`,
+          html`<form-embed form-id="b"></form-embed>`,
+        ]) {
+          // A refusal may come before fixture() resolves: listened for before.
+          const failed = new Promise((resolve) =>
+            document.addEventListener('form-embed-error', resolve, { once: true }),
+          );
+          await fixture<FormEmbedElement>(markup);
+          await failed;
+        }
+      });
+      // The 405 (a static server's answer to a POST) is told; the other two are not.
+      expect(seen).to.have.length(1);
+      expect(seen[0]).to.contain('its endpoint answered 405 with no SessionError at');
+    } finally {
+      window.fetch = original;
+    }
   });
 
   it('define() on a tag another class holds says so and how to register under another name', async () => {

@@ -2,6 +2,7 @@
 // misuse is explained while a page is built and costs nothing in production. They wrap the class
 // from outside, so the production build holds none of this.
 
+import { mintPath } from '@form-embed/protocol/browser';
 import { FormEmbedElement } from '../form-embed-element.js';
 import { formTarget } from '../form-target.js';
 
@@ -107,11 +108,35 @@ if (typeof document !== 'undefined') {
   });
 }
 
+/**
+ * A mint answered 404 or 405 with no SessionError (the element's `unknown`) came from a server
+ * where nothing mints: the middleware answers every refusal with one (docs/contract.md#portal-codes).
+ * A portal that did not mount it, or Next.js's `next start` in place of the custom server that
+ * does, otherwise shows only "Something went wrong.". Not for a page's own `fetchSession`.
+ */
+const listened = new WeakSet<FormEmbedElement>();
+function watchForMissingEndpoint(element: FormEmbedElement) {
+  if (listened.has(element)) return;
+  listened.add(element);
+  element.addEventListener('form-embed-error', ({ code, status }) => {
+    const target = formTarget(element.formId, element.coreSlug);
+    if (!target || element.fetchSession || code !== 'unknown' || (status !== 404 && status !== 405))
+      return;
+    const mount = new URL(element.endpoint, document.baseURI);
+    const url = new URL(mount.href.replace(/\/$/, '') + mintPath(target));
+    warn(
+      element,
+      `its endpoint answered ${status} with no SessionError at ${url.href}, so nothing there mints. Mount @form-embed/express's Router at ${mount.pathname} on this origin (on Next.js, run the custom server that mounts it, not next start), or set endpoint to where it is mounted.`,
+    );
+  });
+}
+
 const prototype = FormEmbedElement.prototype as unknown as { willUpdate(changed: unknown): void };
 const { willUpdate } = prototype;
 prototype.willUpdate = function warnThenUpdate(this: FormEmbedElement, changed) {
   for (const message of misuses(this)) warn(this, message);
   watchForBlockedFrames(this);
+  watchForMissingEndpoint(this);
   willUpdate.call(this, changed);
 };
 
