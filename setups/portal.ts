@@ -24,9 +24,42 @@ export async function startPortal(
   staticDir?: string,
   env: Record<string, string> = {},
 ): Promise<Portal> {
-  const child = spawn(process.execPath, ['dist/portal.js'], {
-    cwd: express5.dir,
-    env: { ...process.env, STATIC_DIR: staticDir ?? '', ...env },
+  const portal = await startServer<{ port: number; formsOrigin: string; sandboxUrl: string }>(
+    express5,
+    process.execPath,
+    ['dist/portal.js'],
+    { STATIC_DIR: staticDir ?? '', ...env },
+  );
+  const { port, formsOrigin, sandboxUrl } = portal.ready;
+  return {
+    url: `http://localhost:${port}`,
+    apiUrl: `http://127.0.0.1:${port}`,
+    formsOrigin,
+    sandboxUrl,
+    stop: portal.stop,
+  };
+}
+
+/** A process of a setup that prints one JSON line once it serves, and stops on SIGTERM. */
+export interface Server<Ready> {
+  /** The JSON line it printed. */
+  ready: Ready;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts `command` in the setup's folder, with `env` added to its environment. Resolves once it
+ * prints its first line, read as JSON.
+ */
+export async function startServer<Ready>(
+  setup: Project,
+  command: string,
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<Server<Ready>> {
+  const child = spawn(command, args, {
+    cwd: setup.dir,
+    env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';
@@ -34,22 +67,13 @@ export async function startPortal(
     stderr += chunk;
   });
   const exited = once(child, 'exit').then(() => {
-    throw new Error(`setup ${express5.name}: the portal exited before listening:\n${stderr}`);
+    throw new Error(
+      `setup ${setup.name}: \`${command} ${args.join(' ')}\` exited before listening:\n${stderr}`,
+    );
   });
   const firstLine = once(createInterface({ input: child.stdout }), 'line');
   const [line] = (await Promise.race([firstLine, exited])) as [string];
-  const { port, formsOrigin, sandboxUrl } = JSON.parse(line) as {
-    port: number;
-    formsOrigin: string;
-    sandboxUrl: string;
-  };
-  return {
-    url: `http://localhost:${port}`,
-    apiUrl: `http://127.0.0.1:${port}`,
-    formsOrigin,
-    sandboxUrl,
-    stop: () => stop(child),
-  };
+  return { ready: JSON.parse(line) as Ready, stop: () => stop(child) };
 }
 
 async function stop(child: ChildProcess): Promise<void> {
