@@ -2,10 +2,11 @@
 // fresh folder with only the tarballs and public packages installed, built, type-checked and
 // run, and the READMEs' code blocks type-checked in an eighth; the static page runs once more
 // behind each proxy of the express README (a ninth and a tenth); an eleventh builds the element
-// README's Angular component as it is.
+// README's Angular component as it is, and a twelfth the express README's Fastify server.
 // Run by `npm run test:setups` (after `npm run build`, as `npm test` does).
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
+import { createHmac } from 'node:crypto';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -23,7 +24,7 @@ import { readmeNginxBlock, startNginx } from '../packages/express/test/helpers/n
 import type { TlsProxy } from '../packages/express/test/helpers/tls-proxy.js';
 import { CLIENT_MODULE } from '../scripts/client-module.mjs';
 import { closeBrowser, expectFramed, sharedBrowser } from './browser.js';
-import { startPortal } from './portal.js';
+import { startPortal, startServer } from './portal.js';
 import { installProject, type Project } from './project.js';
 import { manifestProblems } from './published-manifest.js';
 import { readmeSnippets, snippetFile, typeCheck } from './snippets.js';
@@ -53,6 +54,7 @@ for (const name of [
   'vue3-vite',
   'readme-snippets',
   'angular21',
+  'fastify5',
 ]) {
   project(name).catch(() => {}); // the setup's own test reports the failure
 }
@@ -306,6 +308,92 @@ describe('project setups', { concurrency: 2, timeout: 240_000 }, () => {
     await expectPage(page, page.dir, '/index.html', ['#session'], undefined, {
       portalEnv: { XSRF_TOKEN: 'setup-xsrf-token' },
     });
+  });
+  test("12 fastify5: a Fastify 5 portal (nodenext, strict) whose server is the express README's Fastify block mints from the packed sandbox for the user of its signed session cookie; without one, or with one tampered with, a microsoft form answers sign_in_required; a malformed body gets the Router's own invalid_request (it runs in onRequest, before Fastify reads the body); the static page frames a form through it", async () => {
+    const portal = await project('fastify5');
+    const blocks = (await readmeSnippets()).filter((snippet) => snippet.setup === portal.name);
+    assert.equal(blocks.length, 1, `one README block is built by setup ${portal.name}`);
+    // The block as it is; after it, what it assumes (an import is hoisted) and `app` for main.ts.
+    await writeFile(
+      join(portal.dir, 'src', 'portal.ts'),
+      `${blocks[0]?.code}export { app };\nimport { yourUserOfSession } from './your-user.js';\n`,
+    );
+    await portal.run('npm', ['run', 'build']);
+    const staticPage = await project('static-html');
+    const sandbox = await startServer<{ baseUrl: string; formsOrigin: string; apiKey: string }>(
+      portal,
+      'node_modules/.bin/form-embed-sandbox',
+      ['--json'],
+    );
+    const secret = 'setup-cookie-secret';
+    const server = await startServer<{ port: number }>(portal, process.execPath, ['dist/main.js'], {
+      COOKIE_SECRET: secret,
+      FORM_EMBED_API_KEY: sandbox.ready.apiKey,
+      FORM_EMBED_BASE_URL: sandbox.ready.baseUrl,
+      STATIC_DIR: staticPage.dir,
+    }).catch(async (error) => {
+      await sandbox.stop();
+      throw error;
+    });
+    try {
+      // Signed as @fastify/cookie's reply.setCookie(…, {signed: true}) signs and encodes it.
+      const signedWith = (key: string) => {
+        const signature = createHmac('sha256', key).update('session-adele').digest('base64');
+        return `session=${encodeURIComponent(`session-adele.${signature.replace(/=+$/, '')}`)}`;
+      };
+      const cookie = signedWith(secret);
+      const mint = (cookie: string | undefined, body = '{}') =>
+        fetch(`http://127.0.0.1:${server.ready.port}/form-sessions/forms/form_microsoft/session`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...(cookie && { cookie }) },
+          body,
+        });
+      const minted = await mint(cookie);
+      assert.equal(minted.status, 200, `setup ${portal.name}: ${await minted.clone().text()}`);
+      const { embedUrl } = (await minted.json()) as MintResponse;
+      assert.ok(embedUrl.startsWith(`${sandbox.ready.formsOrigin}/`), embedUrl);
+      // The sandbox's page names the user the handle was minted for.
+      const formPage = await (await fetch(embedUrl)).text();
+      assert.match(formPage, /Signed in as adele@contoso\.example/, 'the user of the session');
+      const refusal = async (answer: Response) => {
+        const { error } = (await answer.json()) as { error: { message: unknown } };
+        return { status: answer.status, error: { ...error, message: typeof error.message } };
+      };
+      for (const sent of [undefined, signedWith('another-secret')]) {
+        assert.deepEqual(
+          await refusal(await mint(sent)),
+          {
+            status: 401,
+            error: { code: 'sign_in_required', message: 'string', retryable: false },
+          },
+          `a mint with the cookie ${sent}`,
+        );
+      }
+      // Fastify's own answer would be FST_ERR_CTP_INVALID_JSON_BODY, had it read the body first.
+      assert.deepEqual(await refusal(await mint(cookie, '{')), {
+        status: 400,
+        error: { code: 'invalid_request', message: 'string', retryable: false },
+      });
+      // The page's mint carries the cookie, as a signed-in visitor's browser would.
+      const [name = '', value = ''] = cookie.split('=');
+      const visitor = { name, value, domain: 'localhost', path: '/', expires: -1 };
+      const { errors } = await expectFramed(
+        `http://localhost:${server.ready.port}/index.html`,
+        sandbox.ready.formsOrigin,
+        ['#session'],
+        ['Eingebettetes Formular'],
+        {
+          storageState: {
+            cookies: [{ ...visitor, httpOnly: true, secure: false, sameSite: 'Lax' }],
+            origins: [],
+          },
+        },
+      );
+      assert.deepEqual(errors, [], `setup ${portal.name}: errors on the page`);
+    } finally {
+      await server.stop();
+      await sandbox.stop();
+    }
   });
 });
 
