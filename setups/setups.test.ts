@@ -4,7 +4,8 @@
 // behind each proxy of the express README (a ninth and a tenth); an eleventh builds the element
 // README's Angular component as it is, and a twelfth the express README's Fastify server. A
 // thirteenth runs the first two again on Node binaries installed from the registry, as CI's Node
-// is 20.20: 22.12.0 (the lowest 22 the engines allow) and the newest 26.
+// is 20.20: 22.12.0 (the lowest 22 the engines allow) and the newest 26. A fourteenth is a
+// Svelte 5 page, typed by the element README's Svelte declarations.
 // Run by `npm run test:setups` (after `npm run build`, as `npm test` does).
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -60,6 +61,7 @@ for (const name of [
   'readme-snippets',
   'angular21',
   'fastify5',
+  'svelte5-vite',
   ...(nodeBinariesInstall ? ['node-versions'] : []),
 ]) {
   project(name).catch(() => {}); // the setup's own test reports the failure
@@ -411,6 +413,53 @@ describe('project setups', { concurrency: 2, timeout: 240_000 }, () => {
     ] as const) {
       t.diagnostic(await expectSetupsOnNode(nodes, alias, expected));
     }
+  });
+
+  test("14 svelte5-vite: a Svelte 5 + Vite page (svelte-check, strict) registering the tag first binds requestInit as a property and frames through the CSRF-guarded endpoint; the element README's Svelte declarations type the tag, so a handler taking a MouseEvent fails svelte-check; rendered before the tag is registered, Svelte sets requestInit as a property and fetchSession as an attribute", async () => {
+    const page = await project('svelte5-vite');
+    const blocks = (await readmeSnippets()).filter((snippet) => snippet.setup === page.name);
+    assert.equal(blocks.length, 1, `one README block is built by setup ${page.name}`);
+    await writeFile(join(page.dir, 'src', 'form-embed-svelte.d.ts'), blocks[0]?.code ?? '');
+    // svelte-check (strict) passes the pages but fails the same page in src/must-fail, its
+    // handler taking a MouseEvent, at onform-embed-error and nowhere else: one run checks both, as
+    // setup 4 does. Without the declarations, svelte-check lets anything through on the tag.
+    const app = await readFile(join(page.dir, 'src', 'App.svelte'), 'utf8');
+    const handler = 'function onError(event: FormEmbedErrorEvent) {';
+    assert.ok(app.includes(handler), "the page's error handler");
+    await mkdir(join(page.dir, 'src', 'must-fail'));
+    await writeFile(
+      join(page.dir, 'src', 'must-fail', 'App.svelte'),
+      app
+        .replace(handler, 'function onError(event: MouseEvent) {')
+        .replace('event.code', 'event.button'),
+    );
+    const failed = await page.run('npm', ['run', 'typecheck'], { expectFailure: true });
+    const errors = [...failed.matchAll(/^\d+ (?:ERROR|WARNING) "(\S+)" (\d+):\d+ "(.*)"$/gm)];
+    const bindingLine = app.split('\n').findIndex((line) => line.includes('onform-embed-error'));
+    assert.deepEqual(
+      errors.map(([, file, line]) => `${file}:${line}`),
+      [`src/must-fail/App.svelte:${bindingLine + 1}`],
+      `setup ${page.name}: svelte-check must fail at onform-embed-error only:\n${failed}`,
+    );
+    assert.match(
+      errors[0]?.[3] ?? '',
+      /'\(event: MouseEvent\) => void' is not assignable to type '\(event: FormEmbedErrorEvent\) => void'/,
+    );
+    await page.run('npm', ['run', 'build']);
+    // Framed only if Svelte set `requestInit` as a property (its header reached the portal's CSRF
+    // check); the <output> holds what the page's onform-embed-session handler saw.
+    await expectPage(page, join(page.dir, 'dist'), '/', ['#session']);
+    // The README: registered after Svelte renders, an object is still set as a property (the
+    // element takes it up when it upgrades: framed through the guarded endpoint), but a function
+    // as an attribute, which the element ignores (fetchSession, set as a property, would fail).
+    const warnings = await expectPage(page, join(page.dir, 'dist'), '/late.html', [
+      '#late-session',
+    ]);
+    assert.deepEqual(
+      warnings.filter((warning) => warning.startsWith('registered late:')),
+      ['registered late: requestInit object, fetchSession undefined, attribute fetchsession true'],
+      `setup ${page.name}: what Svelte set on a tag not yet registered`,
+    );
   });
 });
 
