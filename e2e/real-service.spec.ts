@@ -91,8 +91,12 @@ test.describe('npm start against a real service (FORM_EMBED_BASE_URL, FORM_EMBED
       await page.getByRole('button', { name: 'Remint now' }).click();
       await expect(page.locator('#control-result')).toHaveText('Done: remint');
       await expect.poll(mints).toBe(2);
+      // The remint's frame is made when its answer comes, a moment after the service counted it:
+      // until then there is no frame to reload.
+      await expect(page.locator('#embed-slot form-embed')).toHaveAttribute('state', 'framed');
       // The reloaded frame redeems the spent handle again: its page says error, the element remints.
       await page.getByRole('button', { name: 'Burn the handle (reload the frame)' }).click();
+      await expect(page.locator('#control-result')).toHaveText('Done: burn (the frame reloaded)');
       await expect.poll(mints).toBe(3);
       await expect(submitOf(page)).toBeVisible();
       // The catalogue and the mints came from that service, as FORM_EMBED_USER.
