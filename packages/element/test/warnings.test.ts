@@ -143,7 +143,7 @@ describe('<form-embed> development warnings', () => {
     expect(seen).to.have.length(1);
     expect(seen[0]).to.match(
       new RegExp(
-        `^<form-embed form-id="a" endpoint="/nothing-mounted-here"[^>]*>: its endpoint answered 404 with no SessionError at ${location.origin}/nothing-mounted-here/forms/a/session, so nothing there mints\\. Mount @form-embed/express's Router at /nothing-mounted-here on this origin \\(on Next\\.js, run the custom server that mounts it, not next start\\), or set endpoint to where it is mounted\\.$`,
+        `^<form-embed form-id="a" endpoint="/nothing-mounted-here"[^>]*>: its endpoint answered 404 with no SessionError at ${location.origin}/nothing-mounted-here/forms/a/session, so nothing there mints\\. Mount @form-embed/express's Router at /nothing-mounted-here on this origin \\(on Next\\.js or React Router 7, run the custom server that mounts it, not next start, react-router dev or react-router-serve\\), or set endpoint to where it is mounted\\.$`,
       ),
     );
   });

@@ -111,8 +111,9 @@ if (typeof document !== 'undefined') {
 /**
  * A mint answered 404 or 405 with no SessionError (the element's `unknown`) came from a server
  * where nothing mints: the middleware answers every refusal with one (docs/contract.md#portal-codes).
- * A portal that did not mount it, or Next.js's `next start` in place of the custom server that
- * does, otherwise shows only "Something went wrong.". Not for a page's own `fetchSession`.
+ * A portal that did not mount it, or Next.js's `next start` (React Router's `react-router-serve`)
+ * in place of the custom server that does, otherwise shows only "Something went wrong.". Not for
+ * a page's own `fetchSession`.
  */
 const listened = new WeakSet<FormEmbedElement>();
 function watchForMissingEndpoint(element: FormEmbedElement) {
@@ -126,7 +127,7 @@ function watchForMissingEndpoint(element: FormEmbedElement) {
     const url = new URL(mount.href.replace(/\/$/, '') + mintPath(target));
     warn(
       element,
-      `its endpoint answered ${status} with no SessionError at ${url.href}, so nothing there mints. Mount @form-embed/express's Router at ${mount.pathname} on this origin (on Next.js, run the custom server that mounts it, not next start), or set endpoint to where it is mounted.`,
+      `its endpoint answered ${status} with no SessionError at ${url.href}, so nothing there mints. Mount @form-embed/express's Router at ${mount.pathname} on this origin (on Next.js or React Router 7, run the custom server that mounts it, not next start, react-router dev or react-router-serve), or set endpoint to where it is mounted.`,
     );
   });
 }
