@@ -278,9 +278,7 @@ describe('project setups', { concurrency: 2, timeout: 240_000 }, () => {
 
   test("11 angular21: an Angular 21 page (standalone, zoneless) whose component is the element README's Angular block, built by ngc with strictTemplates: it binds [requestInit] as a property and frames through an endpoint guarded as Angular's HttpClient expects (cookie XSRF-TOKEN, header X-XSRF-TOKEN), and the block with a handler taking a MouseEvent fails the build", async () => {
     const page = await project('angular21');
-    const blocks = (await readmeSnippets()).filter((snippet) => snippet.setup === page.name);
-    assert.equal(blocks.length, 1, `one README block is built by setup ${page.name}`);
-    const readmeBlock = blocks[0]?.code ?? '';
+    const readmeBlock = await readmeBlockBuiltBy(page);
     // The README's form id is a partner's; the sandbox has form_microsoft.
     const component = readmeBlock.replace('form-id="frm_123"', 'form-id="form_microsoft"');
     assert.notEqual(component, readmeBlock, 'the README block mints form-id="frm_123"');
@@ -321,12 +319,10 @@ describe('project setups', { concurrency: 2, timeout: 240_000 }, () => {
   });
   test("12 fastify5: a Fastify 5 portal (nodenext, strict) whose server is the express README's Fastify block mints from the packed sandbox for the user of its signed session cookie; without one, or with one tampered with, a microsoft form answers sign_in_required; a malformed body gets the Router's own invalid_request (it runs in onRequest, before Fastify reads the body); the static page frames a form through it", async () => {
     const portal = await project('fastify5');
-    const blocks = (await readmeSnippets()).filter((snippet) => snippet.setup === portal.name);
-    assert.equal(blocks.length, 1, `one README block is built by setup ${portal.name}`);
     // The block as it is; after it, what it assumes (an import is hoisted) and `app` for main.ts.
     await writeFile(
       join(portal.dir, 'src', 'portal.ts'),
-      `${blocks[0]?.code}export { app };\nimport { yourUserOfSession } from './your-user.js';\n`,
+      `${await readmeBlockBuiltBy(portal)}export { app };\nimport { yourUserOfSession } from './your-user.js';\n`,
     );
     await portal.run('npm', ['run', 'build']);
     const staticPage = await project('static-html');
@@ -421,9 +417,10 @@ describe('project setups', { concurrency: 2, timeout: 240_000 }, () => {
 
   test("14 svelte5-vite: a Svelte 5 + Vite page (svelte-check, strict) registering the tag first binds requestInit as a property and frames through the CSRF-guarded endpoint; the element README's Svelte declarations type the tag, so a handler taking a MouseEvent fails svelte-check; rendered before the tag is registered, Svelte sets requestInit as a property and fetchSession as an attribute", async () => {
     const page = await project('svelte5-vite');
-    const blocks = (await readmeSnippets()).filter((snippet) => snippet.setup === page.name);
-    assert.equal(blocks.length, 1, `one README block is built by setup ${page.name}`);
-    await writeFile(join(page.dir, 'src', 'form-embed-svelte.d.ts'), blocks[0]?.code ?? '');
+    await writeFile(
+      join(page.dir, 'src', 'form-embed-svelte.d.ts'),
+      await readmeBlockBuiltBy(page),
+    );
     // svelte-check (strict) passes the pages but fails the same page in src/must-fail, its
     // handler taking a MouseEvent, at onform-embed-error and nowhere else: one run checks both, as
     // setup 4 does. Without the declarations, svelte-check lets anything through on the tag.
@@ -554,6 +551,13 @@ async function expectMint(portal: Portal, prefix = ''): Promise<void> {
   const session = (await answer.json()) as MintResponse;
   assert.equal(session.embedOrigin, portal.formsOrigin, `${prefix}setup express5-esm: embedOrigin`);
   assert.ok(session.embedUrl.startsWith(`${portal.formsOrigin}/`), session.embedUrl);
+}
+
+/** The one README block marked `<!-- snippet setup: <its folder> -->`, which `setup` builds. */
+async function readmeBlockBuiltBy(setup: Project): Promise<string> {
+  const blocks = (await readmeSnippets()).filter((snippet) => snippet.setup === setup.name);
+  assert.equal(blocks.length, 1, `one README block is built by setup ${setup.name}`);
+  return blocks[0]?.code ?? '';
 }
 
 /** A proxy whose block the express README gives (Behind nginx, Behind HAProxy). */
