@@ -1,16 +1,12 @@
 import '@form-embed/element/define';
-import { FormEmbedElement, type Messages, messages } from '@form-embed/element';
-import de from '@form-embed/element/locales/de';
-import es from '@form-embed/element/locales/es';
-import fr from '@form-embed/element/locales/fr';
-import it from '@form-embed/element/locales/it';
-import nl from '@form-embed/element/locales/nl';
+import type { FormEmbedElement } from '@form-embed/element';
 import { type Catalogue, readSessionError } from '@form-embed/protocol/browser';
 import { askedFor, choiceOf, keepInAddress, typedOf } from './console-address.js';
 import { clearResultOnActions } from './control-result.js';
 import { byId, query, sayInvalid } from './dom.js';
 import { logEvents, showState } from './event-log.js';
 import { glanceAt } from './glance.js';
+import { pickLanguage } from './language-picker.js';
 import { type PersonaConfig, portalSignIn } from './portal-sign-in.js';
 import { sandboxControls } from './sandbox-controls.js';
 
@@ -177,22 +173,7 @@ function listForms(forms: Catalogue['forms']) {
   }
 }
 
-const packs: Record<string, Messages> = { en: messages, de, fr, es, it, nl };
-const langSelect = byId<HTMLSelectElement>('lang');
-function useLanguage(lang: string) {
-  FormEmbedElement.messages = packs[lang] ?? messages;
-  // The element's text is in that language now: a screen reader should pronounce it so.
-  slot.lang = lang in packs ? lang : 'en';
-  // Repaints an element already on the page in the new language.
-  current()?.requestUpdate();
-}
-const askedLang = askedFor('lang') ?? 'en';
-langSelect.value = askedLang in packs ? askedLang : 'en';
-useLanguage(langSelect.value);
-langSelect.addEventListener('change', () => {
-  useLanguage(langSelect.value);
-  keepInAddress({ lang: langSelect.value });
-});
+pickLanguage(byId<HTMLSelectElement>('lang'), slot, () => current()?.requestUpdate());
 formSelect.addEventListener('change', () => {
   // The box's complaint is about a form no longer asked for.
   sayInvalid(formOther, formOtherError, '');

@@ -1,3 +1,4 @@
+import ar from '@form-embed/element/locales/ar';
 import es from '@form-embed/element/locales/es';
 import fr from '@form-embed/element/locales/fr';
 import it from '@form-embed/element/locales/it';
@@ -23,15 +24,17 @@ const storm = {
  * The other shipped packs, checked and photographed in the English and the German test's states by
  * switching the console's language (a repaint), not by a test of their own: the states cost the
  * time, not the text. Two packs each: a pack costs a screenshot per state, and all four in one test
- * made it 55 screenshots, 13 s on an idle machine and past its 30 s on a loaded one.
+ * made it 55 screenshots, 13 s on an idle machine and past its 30 s on a loaded one. Arabic too,
+ * the one pack laid out otherwise (right to left: the bar mirrored). Polish, Portuguese and
+ * Swedish, Latin text no longer than German, are checked by the packs' own tests alone.
  */
-const others = { en: { fr, es }, de: { it, nl } };
+const others = { en: { fr, es }, de: { it, nl, ar } };
 
 for (const lang of ['en', 'de'] as const) {
   test(`screenshots of every state of <form-embed>, ${lang}`, async ({ page, demo }, testInfo) => {
-    // Eleven states, each photographed in three languages: 33 screenshots of a page framing a
-    // cross-site form, 13 s on this 2-core machine at load 8 and 23 s at load 13, too near a
-    // check's 30 s (the demo screenshots' seven get 60 s).
+    // Eleven states, each photographed in three languages (four for German): 33 or 44 screenshots
+    // of a page framing a cross-site form, 13 s on this 2-core machine at load 8 and 23 s at load
+    // 13 for 33, too near a check's 30 s (the demo screenshots' seven get 60 s).
     test.slow();
     const stage = page.locator('.stage');
     /** Photographs the state, then in each of its other packs, saying `key` (and `button`). */

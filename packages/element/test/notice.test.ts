@@ -2,6 +2,7 @@ import { FormSessionError } from '@form-embed/protocol/browser';
 import { expect, fixture, html } from '@open-wc/testing';
 import { emulateMedia } from '@web/test-runner-commands';
 import type { FormEmbedElement } from '../src/index.js';
+import ar from '../src/locales/ar.js';
 import de from '../src/locales/de.js';
 import {
   embedOrigin,
@@ -252,6 +253,21 @@ describe('<form-embed> lapse notice', () => {
     const wide = await layout('600px');
     expect(wide.button.left, 'Dismiss beside the text').to.be.at.least(wide.text.right);
     expect(wide.button.top, 'on the same line').to.be.below(wide.text.bottom);
+  });
+
+  it('in a right-to-left page (Arabic) the bar is mirrored: Dismiss on the left of the notice, on its line', async () => {
+    const mounted = await mountFramed();
+    Object.assign(mounted.element, { lang: 'ar', dir: 'rtl', messages: ar });
+    mounted.element.style.width = '600px';
+    await remintAfter('expired', mounted);
+    const status = statusOf(mounted.element);
+    expect(status.textContent).to.equal(`${ar.lapsed}${ar.dismiss}`);
+    const text = document.createRange();
+    text.selectNodeContents(status.querySelector('slot') as HTMLSlotElement);
+    const textBox = text.getBoundingClientRect();
+    const button = (status.querySelector('button') as HTMLButtonElement).getBoundingClientRect();
+    expect(button.right, 'Dismiss left of the text').to.be.at.most(textBox.left);
+    expect(button.top, 'on the same line').to.be.below(textBox.bottom);
   });
 
   // Forced colours (a Windows contrast theme) drop the bar's background, which was all that set the
