@@ -4,11 +4,11 @@ import type { Messages } from '../messages.js';
 const pl: Messages = {
   loading: 'Wczytywanie formularza…',
   retrying: 'Ponowna próba…',
-  offline: 'Nie masz połączenia z internetem. Oczekiwanie…',
-  storm: 'Logowanie do formularza kilka razy się nie powiodło.',
+  offline: 'Nie masz połączenia z internetem. Oczekiwanie na połączenie…',
+  storm: 'Logowanie do formularza nie powiodło się kilka razy z rzędu.',
   retry: 'Spróbuj ponownie',
   lapsed:
-    'Twoja sesja wygasła i formularz został wczytany ponownie. Dane, których jeszcze nie wysłano, być może trzeba będzie wpisać jeszcze raz.',
+    'Twoja sesja wygasła i formularz został wczytany ponownie. Dane, których jeszcze nie wysłano, być może trzeba będzie wpisać od nowa.',
   dismiss: 'Zamknij',
   frame: 'Osadzony formularz',
   sign_in_required: 'Zaloguj się, aby otworzyć ten formularz.',

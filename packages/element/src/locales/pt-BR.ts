@@ -8,7 +8,7 @@ const ptBR: Messages = {
   storm: 'O login no formulário falhou várias vezes.',
   retry: 'Tentar novamente',
   lapsed:
-    'Sua sessão expirou e o formulário foi recarregado. Talvez seja preciso preencher de novo os dados que ainda não foram enviados.',
+    'Sua sessão expirou e o formulário foi recarregado. Talvez seja preciso preencher novamente os dados que ainda não foram enviados.',
   dismiss: 'Fechar',
   frame: 'Formulário incorporado',
   sign_in_required: 'Faça login para abrir este formulário.',
