@@ -1,5 +1,6 @@
 import type { ClientRateLimitInfo, Options, Store } from 'express-rate-limit';
 import { LRUCache } from 'lru-cache';
+import { countBound } from './count-bound.js';
 
 /**
  * Keys a default limit keeps at most: up to about 470 bytes each (a user part of 128
@@ -26,7 +27,7 @@ export class BoundedMemoryStore implements Store {
   readonly #counts: LRUCache<string, Count>;
 
   constructor(maxKeys = MAX_LIMIT_KEYS) {
-    this.#counts = new LRUCache<string, Count>({ max: maxKeys });
+    this.#counts = new LRUCache<string, Count>(countBound(maxKeys));
   }
 
   init(options: Options): void {

@@ -10,6 +10,7 @@ import {
 } from '@form-embed/protocol';
 import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
+import { countBound } from './count-bound.js';
 import { ListedRecords, type RecordKind } from './listed-records.js';
 import type { Logger } from './logger.js';
 import type { ServiceClient } from './service-client.js';
@@ -107,7 +108,7 @@ export class CatalogueReads {
       fetchMethod: runLoad,
     });
     this.#tenants = new LRUCache<string, UserTenant, Load<UserTenant>>({
-      max: MAX_TENANTS,
+      ...countBound(MAX_TENANTS),
       ttl: ttlMs,
       perf: currentPerformance,
       ttlResolution: 0,
