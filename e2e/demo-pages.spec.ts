@@ -278,7 +278,7 @@ test.describe('at 390 px, the console’s glance bar', () => {
   });
 });
 
-test('at 1280 px the console has no glance bar: the form and its state are in sight beside the controls', async ({
+test('at 1280 px the console has no glance bar: the form, its state and the events are in sight beside the controls, and stay so while the lower controls are used', async ({
   page,
   demo,
 }) => {
@@ -290,4 +290,14 @@ test('at 1280 px the console has no glance bar: the form and its state are in si
   expect(
     await page.locator('.stage').evaluate((stage) => stage.getBoundingClientRect().top),
   ).toBeLessThan(100);
+  // Remint now is below the fold of an 800 px screen: clicking it scrolls the page.
+  await page.locator('[data-action=remint]').click();
+  expect(await page.evaluate(() => scrollY)).toBeGreaterThan(0);
+  for (const selector of ['#state', '#events h2']) {
+    const { top, bottom } = await page
+      .locator(selector)
+      .evaluate((node) => node.getBoundingClientRect().toJSON());
+    expect(top, selector).toBeGreaterThanOrEqual(0);
+    expect(bottom, selector).toBeLessThanOrEqual(800);
+  }
 });
