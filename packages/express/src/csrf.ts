@@ -2,7 +2,7 @@ import { canonicalOrigin } from '@form-embed/protocol';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { isAllowedOrigin } from './allowed-origins-cors.js';
 import { countRefusedEarly } from './answer-metrics.js';
-import type { Logger } from './logger.js';
+import { escapedInvisible, type Logger } from './logger.js';
 import { REPEAT_WINDOW_MS } from './repeated-lines.js';
 import { sessionError } from './session-error-response.js';
 import { trustsSender } from './trusted-sender.js';
@@ -47,8 +47,9 @@ function foreignOriginWarnings(logger: Logger): (origin: string, own: string) =>
       told.ownHost.clear();
       windowStart = Date.now();
     }
-    // Both are the sender's to choose (Origin, and Host or a trusted X-Forwarded-Host): cut alike.
-    const [from, ours] = [origin.slice(0, 200), own.slice(0, 200)];
+    // Both are the sender's to choose (Origin, and Host or a trusted X-Forwarded-Host): cut and
+    // escaped alike.
+    const [from, ours] = [origin, own].map((value) => escapedInvisible(value.slice(0, 200)));
     const pair = `${from} ${ours}`;
     const kind = hostnameOf(origin) === hostnameOf(own) ? told.ownHost : told.foreign;
     if (kind.has(pair) || kind.size >= LOGGED_FOREIGN_ORIGINS) return;

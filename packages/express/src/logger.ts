@@ -43,11 +43,20 @@ const SHOWN_VALUE_MAX = 100;
  */
 export function shownValue(value: unknown): string {
   const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
-  const quoted = JSON.stringify(text.slice(0, SHOWN_VALUE_MAX)).replace(
+  const quoted = escapedInvisible(JSON.stringify(text.slice(0, SHOWN_VALUE_MAX)));
+  return text.length > SHOWN_VALUE_MAX ? `${quoted}… (${text.length} characters)` : quoted;
+}
+
+/**
+ * `text` with its `INVISIBLE` characters written as `\uXXXX` escapes: for what a sender chose
+ * (a header) and a line quotes unquoted. Node lets bytes 0x80 to 0xFF into a header value, read as
+ * U+0080 to U+00FF: NEL (U+0085) is a line break to many log readers, CSI (U+009B) a terminal's.
+ */
+export function escapedInvisible(text: string): string {
+  return text.replace(
     INVISIBLE,
     (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
   );
-  return text.length > SHOWN_VALUE_MAX ? `${quoted}… (${text.length} characters)` : quoted;
 }
 
 /** `logger` as the middleware calls it: a pino logger gets `(details, message)`, others as given. */

@@ -305,6 +305,39 @@ describe('Origin and Sec-Fetch-Site, as written', () => {
     assert.ok((told[0]?.message.length ?? 0) < 1_000, `${told[0]?.message.length} characters`);
   });
 
+  test("a refused origin's line shows a control or format character of the Origin or the Host escaped, never as itself: a line break there would forge a line of its own", async () => {
+    await using hosted = await mountMiddleware(watch, {
+      apiKey: sandbox.apiKey,
+      baseUrl: sandbox.baseUrl,
+    });
+    const logsBefore = watch.logLines.length;
+    // U+0085 (NEL, a line break to many log readers) and U+009B (a terminal's CSI): Node takes a
+    // header value's bytes 0x80 to 0xFF and reads them as latin1 (this client sends UTF-8, so
+    // each comes after an Â).
+    const forged = '\x85[form-embed] the service answered invalid_api_key\x9b2J';
+    await withoutUpstream(hosted, async () => {
+      for (const headers of [
+        { origin: `https://evil.example${forged}` },
+        { host: `portal.example${forged}`, origin: 'https://other.example' },
+      ]) {
+        const answer = await hosted.rawRequest(mintPathOfOpenForm, {
+          method: 'POST',
+          session: 'adele',
+          headers,
+        });
+        assertRefused(answer, 'forbidden', 403);
+      }
+    });
+    const told = watch.logLines
+      .slice(logsBefore)
+      .filter((line) => line.message.startsWith('refused a request from'));
+    assert.equal(told.length, 2);
+    for (const { message } of told) {
+      assert.doesNotMatch(message, /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u, JSON.stringify(message));
+      assert.ok(message.includes('\\u0085') && message.includes('\\u009b'), message);
+    }
+  });
+
   test('a flood of refused origins logs ten of them, each once, and refuses every one', async () => {
     await using flooded = await mountMiddleware(watch, {
       apiKey: sandbox.apiKey,
