@@ -254,6 +254,38 @@ test('a Core form of an availability this release does not know costs the menu t
   assert.match(told[0]?.message ?? '', /availability "partners"/);
 });
 
+test("a client override may leave out any of its fields, which the contract marks none of R: the Core form stays offered, and an override with no availability inherits the form's own", async () => {
+  // The real sandbox's Core forms list with its overrides rewritten by `edit`: mailbox-access has
+  // one, Fabrikam's, enabled with availability internal (withdrawn for Fabrikam's users).
+  const mountWithOverrides = (edit: (override: Record<string, unknown>) => object) =>
+    mountMiddleware(watch, {
+      apiKey: sandbox.apiKey,
+      baseUrl: sandbox.baseUrl,
+      catalogue: { cacheTtlMs: 0 },
+      fetch: editingAnswers(
+        (url) => url.pathname === '/api/v1/core/forms',
+        ({ forms: listed }) => ({
+          forms: listed.map((form: { clientOverrides: Record<string, unknown>[] }) => ({
+            ...form,
+            clientOverrides: form.clientOverrides.map(edit),
+          })),
+        }),
+      ),
+    });
+  const offersMailboxAccess = async (portal: MountedMiddleware, session: string) =>
+    names(await portal.request('/forms', { session })).includes(`core:${coreForms.mailboxAccess}`);
+
+  await using unnamed = await mountWithOverrides(({ tenantName: _, ...override }) => override);
+  assert.deepEqual(names(await unnamed.request('/forms', { session: 'adele' })), adeleMenu);
+  assert.equal(await offersMailboxAccess(unnamed, 'megan'), false, 'still withdrawn for Fabrikam');
+
+  await using inheriting = await mountWithOverrides(
+    ({ tenantName: _, availability: __, ...override }) => override,
+  );
+  assert.equal(await offersMailboxAccess(inheriting, 'megan'), true, "the form's own: public");
+  assert.deepEqual(names(await inheriting.request('/forms', { session: 'adele' })), adeleMenu);
+});
+
 test('a Core form the middleware cannot read is left out alone, logged once: never the other Core forms', async () => {
   await using odd = await mountWithMoreCoreForms({ slug: 'half-written', clientOverrides: 'none' });
   const logsBefore = watch.logLines.length;

@@ -12,8 +12,8 @@ export function isPublicAvailability(availability: Availability | string | null)
 
 /**
  * True when the client override for `tenantId` makes the form unavailable publicly for that
- * client: the override is disabled, or sets an availability that is not public (null inherits
- * the base). Tenant ids are GUIDs, compared without regard to case.
+ * client: the override is disabled, or sets an availability that is not public (null, or none,
+ * inherits the base). Tenant ids are GUIDs, compared without regard to case.
  */
 export function isWithdrawnForTenant(
   form: Pick<CoreForm, 'clientOverrides'>,
@@ -22,8 +22,8 @@ export function isWithdrawnForTenant(
   const tenant = tenantId.toLowerCase();
   return form.clientOverrides.some(
     (override) =>
-      override.tenantId.toLowerCase() === tenant &&
-      (!override.enabled ||
-        (override.availability !== null && !isPublicAvailability(override.availability))),
+      override.tenantId?.toLowerCase() === tenant &&
+      (override.enabled === false ||
+        (override.availability != null && !isPublicAvailability(override.availability))),
   );
 }

@@ -124,13 +124,15 @@ export type Availability = z.infer<typeof AvailabilitySchema>;
 
 /**
  * An item of a Core form's `clientOverrides`: one client's tenant, whether the form is enabled
- * for it, and its availability there (`null`: the form's own).
+ * for it, and its availability there (`null`: the form's own). The contract marks none of the
+ * four R, so each may be absent: an absent `enabled` or `availability` overrides nothing, and an
+ * item with no `tenantId` is no client's (docs/contract.md#core-forms).
  */
 export const CoreFormClientOverrideSchema = z.object({
-  tenantId: z.string(),
-  tenantName: z.string(),
-  enabled: z.boolean(),
-  availability: z.string().nullable(),
+  tenantId: z.string().optional(),
+  tenantName: z.string().optional(),
+  enabled: z.boolean().optional(),
+  availability: z.string().nullable().optional(),
 });
 /** An item of a Core form's `clientOverrides` (see `isWithdrawnForTenant`). */
 export type CoreFormClientOverride = z.infer<typeof CoreFormClientOverrideSchema>;

@@ -47,6 +47,20 @@ describe('Core form availability', () => {
     assert.equal(isWithdrawnForTenant(override(true, null), 'aaaa-1'), false);
   });
 
+  test("an override may leave out any of its fields (the contract marks none R): without enabled or availability it overrides nothing, without tenantId it is no client's", () => {
+    const only = (fields: Record<string, unknown>) => ({ clientOverrides: [fields] });
+    assert.equal(isWithdrawnForTenant(only({ tenantId: 'AAAA-1' }), 'aaaa-1'), false);
+    assert.equal(
+      isWithdrawnForTenant(only({ tenantId: 'AAAA-1', enabled: false }), 'aaaa-1'),
+      true,
+    );
+    assert.equal(
+      isWithdrawnForTenant(only({ tenantId: 'AAAA-1', availability: 'internal' }), 'aaaa-1'),
+      true,
+    );
+    assert.equal(isWithdrawnForTenant(only({ enabled: false }), 'aaaa-1'), false);
+  });
+
   test('an override applies only to its own tenant, whose id is compared without regard to case', () => {
     assert.equal(isWithdrawnForTenant(override(false, null), 'AAAA-1'), true);
     assert.equal(isWithdrawnForTenant(override(false, null), 'bbbb-2'), false);

@@ -45,7 +45,8 @@ export interface CoreFormRecord {
   enabled: boolean;
   availability: Availability;
   listedOnHomepage: boolean;
-  clientOverrides: CoreFormClientOverride[];
+  /** The sandbox's own overrides: every field written. */
+  clientOverrides: Required<CoreFormClientOverride>[];
 }
 
 const { coreForms: cf, tenants: t } = fixtureIds;
