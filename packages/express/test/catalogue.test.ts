@@ -216,22 +216,35 @@ test('an embeddable form of an authType this release does not know is offered wi
   }
 });
 
+type ListedCoreForm = Record<string, unknown> & { clientOverrides: Record<string, unknown>[] };
+
 /**
- * The middleware over the real sandbox, whose Core forms list has `extra` Core forms after its
- * own, each its first with those fields changed: the list as a later service might answer it.
+ * The middleware over the real sandbox, whose Core forms list is passed through `edit` first: the
+ * list as a later service might answer it.
  */
-function mountWithMoreCoreForms(...extra: Record<string, unknown>[]): Promise<MountedMiddleware> {
+function mountWithCoreForms(
+  edit: (listed: ListedCoreForm[]) => unknown[],
+): Promise<MountedMiddleware> {
   return mountMiddleware(watch, {
     apiKey: sandbox.apiKey,
     baseUrl: sandbox.baseUrl,
     catalogue: { cacheTtlMs: 0 },
     fetch: editingAnswers(
       (url) => url.pathname === '/api/v1/core/forms',
-      ({ forms: listed }) => ({
-        forms: [...listed, ...extra.map((fields) => ({ ...listed[0], ...fields }))],
-      }),
+      ({ forms: listed }) => ({ forms: edit(listed) }),
     ),
   });
+}
+
+/**
+ * `mountWithCoreForms`, with `extra` Core forms after the list's own, each its first with those
+ * fields changed.
+ */
+function mountWithMoreCoreForms(...extra: Record<string, unknown>[]): Promise<MountedMiddleware> {
+  return mountWithCoreForms((listed) => [
+    ...listed,
+    ...extra.map((fields) => ({ ...listed[0], ...fields })),
+  ]);
 }
 
 test('a Core form of an availability this release does not know costs the menu that form at most: the Core forms are offered by embeddable, the value logged once', async () => {
@@ -258,20 +271,9 @@ test("a client override may leave out any of its fields, which the contract mark
   // The real sandbox's Core forms list with its overrides rewritten by `edit`: mailbox-access has
   // one, Fabrikam's, enabled with availability internal (withdrawn for Fabrikam's users).
   const mountWithOverrides = (edit: (override: Record<string, unknown>) => object) =>
-    mountMiddleware(watch, {
-      apiKey: sandbox.apiKey,
-      baseUrl: sandbox.baseUrl,
-      catalogue: { cacheTtlMs: 0 },
-      fetch: editingAnswers(
-        (url) => url.pathname === '/api/v1/core/forms',
-        ({ forms: listed }) => ({
-          forms: listed.map((form: { clientOverrides: Record<string, unknown>[] }) => ({
-            ...form,
-            clientOverrides: form.clientOverrides.map(edit),
-          })),
-        }),
-      ),
-    });
+    mountWithCoreForms((listed) =>
+      listed.map((form) => ({ ...form, clientOverrides: form.clientOverrides.map(edit) })),
+    );
   const offersMailboxAccess = async (portal: MountedMiddleware, session: string) =>
     names(await portal.request('/forms', { session })).includes(`core:${coreForms.mailboxAccess}`);
 
