@@ -185,6 +185,8 @@ test('an embeddable form of an authType this release does not know is offered wi
     fetch: editingFormsList((listed) => [
       ...listed,
       { ...listed[0], id: 'form_passkey', authType: 'passkey', embeddable: true },
+      // camelCase, as the contract writes environment's values (cloudAndOnPremSynced).
+      { ...listed[0], id: 'form_entra', authType: 'microsoftEntra', embeddable: true },
       { ...listed[0], id: 'form_spaced', authType: 'Pass Key', embeddable: true },
       { ...listed[0], id: 'form_broken', authType: 'passkey\n', embeddable: true },
     ]),
@@ -194,6 +196,7 @@ test('an embeddable form of an authType this release does not know is offered wi
   assert.deepEqual(names(answer), [
     ...adeleMenu.slice(0, 3),
     'form:form_passkey',
+    'form:form_entra',
     ...adeleMenu.slice(3),
   ]);
   const offered: CatalogueEntry | undefined = (answer.body as Catalogue).forms.find(

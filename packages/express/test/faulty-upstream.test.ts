@@ -205,8 +205,8 @@ describe('an upstream that fails or answers outside the contract', () => {
     assertSessionError(answer, 'internal_error', 500, true);
   });
 
-  test('a provider not written as the contract writes its values (snake_case, at most 64 characters) is internal_error and never reaches the browser', async () => {
-    for (const provider of ['Pass Key', 'passkey\n', `a${'b'.repeat(64)}`, 7, '']) {
+  test("a provider not written as the contract writes its enums' values (a lower-case letter, then letters, digits or underscores, at most 64 characters) is internal_error and never reaches the browser", async () => {
+    for (const provider of ['Pass Key', 'PassKey', 'passkey\n', `a${'b'.repeat(64)}`, 7, '']) {
       await using odd = await mountMiddleware(watch, {
         apiKey: sandbox.apiKey,
         baseUrl: sandbox.baseUrl,

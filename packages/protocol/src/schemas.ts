@@ -7,7 +7,6 @@ import { z } from 'zod';
 import { EMBED_MESSAGE_TYPE } from './embed-message.js';
 import { canonicalOrigin, originOf } from './embed-origin.js';
 import type { MintResponse } from './mint-exchange.js';
-import { CONTRACT_VALUE_FORM } from './session-error-codes.js';
 
 /**
  * A timestamp: RFC 3339 by the contract (`format: date-time` in the OpenAPI description), and
@@ -89,10 +88,17 @@ export const AuthTypeSchema = z.enum(['none', 'password', 'microsoft', 'google',
 export type AuthType = z.infer<typeof AuthTypeSchema>;
 
 /**
+ * How the contract writes its enums' values: a lower-case letter, then letters, digits or
+ * underscores, at most 64 characters. Its SessionError codes are all snake_case, its enums are
+ * not (`cloudAndOnPremSynced`), so a newer `provider` or `authType` may be camelCase.
+ */
+const ENUM_VALUE_FORM = /^[a-z][A-Za-z0-9_]{0,63}$/;
+
+/**
  * A value of one of the contract's enums as the middleware passes it on to the page: one it
  * names, or a newer one this release does not know, written as the contract writes its values.
  */
-const OpenValueSchema = z.string().regex(CONTRACT_VALUE_FORM);
+const OpenValueSchema = z.string().regex(ENUM_VALUE_FORM);
 
 /**
  * A designer form's authType as the middleware reads it: one of the five, or a newer one

@@ -63,8 +63,8 @@ export function knownSessionErrorCode(code: string): KnownSessionErrorCode {
 }
 
 /**
- * How the contract writes the values it names (a code of the table, a provider): snake_case, at
- * most 64 characters. A newer value this release does not know passes only when written so.
+ * How the contract writes its SessionError codes: snake_case, at most 64 characters. A newer code
+ * this release does not know passes only when written so (its enums' values: `ENUM_VALUE_FORM`).
  */
 export const CONTRACT_VALUE_FORM = /^[a-z][a-z0-9_]{0,63}$/;
 
