@@ -79,15 +79,18 @@ function ownTenants(organisationId: string): Set<string> {
   );
 }
 
-/** Reads `limit` (1..100, default 50) and `offset` (>= 0); a string names the bad parameter. */
+/**
+ * Reads `limit` (1..100, default 50) and `offset` (>= 0, with no upper bound: past the end is an
+ * empty page); a string names the bad parameter and what is wrong with it.
+ */
 function readPage(query: Request['query']): { limit: number; offset: number } | string {
-  const read = (name: 'limit' | 'offset', fallback: number, min: number, max: number) => {
+  const read = (name: 'limit' | 'offset', fallback: number, min: number, max = Infinity) => {
     const raw = query[name];
     if (raw === undefined) return fallback;
-    if (typeof raw !== 'string' || !/^\d+$/.test(raw)) return `${name} must be an integer`;
+    if (typeof raw !== 'string' || !/^-?\d+$/.test(raw)) return `${name} must be an integer`;
     const value = Number(raw);
     if (value < min || value > max) {
-      return max === Number.MAX_SAFE_INTEGER
+      return max === Infinity
         ? `${name} must be at least ${min}`
         : `${name} must be between ${min} and ${max}`;
     }
@@ -95,7 +98,7 @@ function readPage(query: Request['query']): { limit: number; offset: number } | 
   };
   const limit = read('limit', 50, 1, 100);
   if (typeof limit === 'string') return limit;
-  const offset = read('offset', 0, 0, Number.MAX_SAFE_INTEGER);
+  const offset = read('offset', 0, 0);
   if (typeof offset === 'string') return offset;
   return { limit, offset };
 }
