@@ -128,6 +128,21 @@ for (const width of [1280, 390]) {
   });
 }
 
+test.describe('at 320 px', () => {
+  test.use({ viewport: { width: 320, height: 640 } });
+
+  test('the console, its form framed, reflows: no page wider than the screen, no sideways scroll (WCAG 1.4.10)', async ({
+    page,
+    demo,
+  }) => {
+    await page.goto(demo.url);
+    await expect(page.locator('#embed-slot form-embed')).toHaveAttribute('state', 'framed');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+      320,
+    );
+  });
+});
+
 test.describe('at 360 px', () => {
   test.use({ viewport: { width: 360, height: 740 } });
 

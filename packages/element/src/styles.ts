@@ -11,7 +11,8 @@
 // the form. The frame may shrink below its default 150px (min-height:0; height:0 would cost a
 // byte less but hide the frame on a page that makes the element a block) so that a notice taller than the element (a narrow one, a long
 // translation, a reader's text spacing) squeezes the frame instead of pushing it out over the
-// page below; Dismiss gives the frame its room back. The rules' order is the one found to gzip
-// smallest.
+// page below; Dismiss gives the frame its room back. The frame is as wide as the element
+// (width:100%): at the browser's default 300px it set the element's least width in a grid or a
+// flex row, wider than a 320px screen. The rules' order is the one found to gzip smallest.
 export const styles =
-  'div,slot{display:grid;place-items:center}:host{display:flex;flex-flow:column;height:var(--form-embed-height,600px)}button{font:inherit;min-height:24px;min-width:24px}slot{flex:1 12em;max-width:max-content}div{flex:1;text-align:center;place-content:center;background:var(--form-embed-status-background);color:var(--form-embed-status-color);gap:1em}:host([state=framed]) div:not(:empty){border-bottom:solid #0000}div:not(:empty){padding:1em}iframe{flex:1;border:0;min-height:0}:host([state=framed]) div{display:flex;flex-flow:wrap;flex:0}';
+  'button{min-height:24px;min-width:24px;font:inherit}div:not(:empty){padding:1em}div,slot{display:grid;place-items:center}:host{display:flex;flex-flow:column;height:var(--form-embed-height,600px)}slot{max-width:max-content;flex:1 12em}div{text-align:center;flex:1;background:var(--form-embed-status-background);place-content:center;color:var(--form-embed-status-color);gap:1em}iframe{min-height:0;flex:1;border:0;width:100%}:host([state=framed]) div:not(:empty){border-bottom:solid #0000}:host([state=framed]) div{display:flex;flex-flow:wrap;flex:0}';

@@ -56,6 +56,15 @@ describe('<form-embed> styles', () => {
     expect(getComputedStyle(frameOf(element) as HTMLIFrameElement).borderTopWidth).to.equal('0px');
   });
 
+  it("framed in a grid cell narrower than a frame's default 300 px (a 320 px screen), the element and its frame are as wide as the cell, not 300 px", async () => {
+    const { element } = await mountFramed();
+    // A grid item's automatic minimum is its content's: a frame of the browser's default width
+    // made the element, and the page around it, at least 300 px wide.
+    (element.parentElement as HTMLElement).style.cssText = 'display:grid;width:200px';
+    expect(element.getBoundingClientRect().width).to.equal(200);
+    expect((frameOf(element) as HTMLIFrameElement).getBoundingClientRect().width).to.equal(200);
+  });
+
   it('without a frame the status area fills the element, its lines centred, 1em inside its edges, Try again 1em below the text, the two centred top to bottom', async () => {
     const { element, calls } = await mount();
     element.style.cssText = 'width:240px;--form-embed-height:300px;font-size:16px';
