@@ -66,7 +66,7 @@ export function knownSessionErrorCode(code: string): KnownSessionErrorCode {
  * How the contract writes its SessionError codes: snake_case, at most 64 characters. A newer code
  * this release does not know passes only when written so (its enums' values: `ENUM_VALUE_FORM`).
  */
-export const CONTRACT_VALUE_FORM = /^[a-z][a-z0-9_]{0,63}$/;
+export const SESSION_ERROR_CODE_FORM = /^[a-z][a-z0-9_]{0,63}$/;
 
 /**
  * The names the element's messages give its own sentences (the status lines and buttons). The
@@ -91,7 +91,7 @@ export const ELEMENT_SENTENCE_KEYS: readonly string[] = [
  */
 export function isNewSessionErrorCode(code: string): boolean {
   return (
-    CONTRACT_VALUE_FORM.test(code) &&
+    SESSION_ERROR_CODE_FORM.test(code) &&
     !isKnownSessionErrorCode(code) &&
     !isPortalErrorCode(code) &&
     !ELEMENT_SENTENCE_KEYS.includes(code)
