@@ -1,5 +1,4 @@
 import type { MintResponse } from '@form-embed/protocol/browser';
-import type { PropertyValues } from '@lit/reactive-element';
 import { make } from './dom.js';
 import { fire } from './events.js';
 import { FormEmbedStatus } from './form-embed-status.js';
@@ -40,6 +39,7 @@ export type { FetchSession, FormEmbedState } from './types.js';
 export class FormEmbedElement extends FormEmbedStatus {
   // Aborting it ends the run's mint, waits, frame and frame listener; none while disconnected.
   #run?: AbortController;
+  #target?: string; // the form and endpoint the run was started for
   // The next frame comes with the lapse notice: a frame posted `expired`, or one that came with
   // the notice could not redeem its handle. Set while that frame is up; a fresh start drops it.
   #lapsed?: boolean;
@@ -83,10 +83,15 @@ export class FormEmbedElement extends FormEmbedStatus {
   }
 
   // Starts afresh on the first update after connecting (FormEmbedStatus asks for one), and on a
-  // new form or endpoint.
-  protected override willUpdate(changed: PropertyValues) {
+  // new form or endpoint: not on one set back, in the same task, to what the run was started
+  // for (an attribute removed and set again), which would lose the frame and what was typed.
+  // The target is noted first, so that a start with no run (a connect) notes it too.
+  protected override willUpdate() {
     this._paintStatus();
-    if (!this.#run || changed.has('formId') || changed.has('coreSlug') || changed.has('endpoint')) {
+    if (
+      this.#target !== (this.#target = [this.formId, this.coreSlug, this.endpoint] + '') ||
+      !this.#run
+    ) {
       this.#restart(true);
     }
   }

@@ -130,6 +130,19 @@ describe('<form-embed> lifecycle', () => {
     expect(calls).to.have.length(1);
   });
 
+  it('framed, a form-id set elsewhere and back in one task, or removed and set again (a morph), keeps the frame and what was typed in it: no mint', async () => {
+    const { element, calls } = await mountFramed();
+    const first = frameOf(element);
+    element.formId = 'f2';
+    element.formId = 'f1';
+    await settle(element);
+    element.removeAttribute('form-id');
+    element.setAttribute('form-id', 'f1');
+    await settle(element);
+    expect(calls).to.have.length(1);
+    expect(frameOf(element)).to.equal(first);
+  });
+
   it('changing form-id aborts the mint in flight and mints the new form', async () => {
     const { element, calls } = await mount();
     element.setAttribute('form-id', 'f2');
