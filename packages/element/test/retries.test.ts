@@ -271,6 +271,23 @@ describe('<form-embed> retries', () => {
     expect(statusOf(element).textContent).to.equal('');
   });
 
+  it('a remint listener that puts the element back past the bound (a framework re-render) starts it afresh, never saying storm on the way', async () => {
+    const framed = await mountFramed();
+    const { element, calls } = framed;
+    await postErrors(framed, 4, 1_000);
+    const parent = element.parentElement as HTMLElement;
+    element.addEventListener('form-embed-remint', () => parent.append(element), { once: true });
+    const states: (string | null)[] = [];
+    new MutationObserver((records) => states.push(...records.map((r) => r.oldValue))).observe(
+      element,
+      { attributeFilter: ['state'], attributeOldValue: true },
+    );
+    post(errorMessage(), embedOrigin, frameOf(element)?.contentWindow ?? null);
+    await settle(element);
+    expect([...states, element.state]).to.deep.equal(['framed', 'idle', 'minting']);
+    expect(calls).to.have.length(6);
+  });
+
   it('a page that asks twice per 30-minute session, for hours, is never stopped', async () => {
     const { element, calls, clock } = await mountFramed();
     for (let i = 1; i <= 12; i++) {
