@@ -10,8 +10,6 @@ import { mintThrough } from './mint-session.js';
 import { FRESHNESS_MARGIN_S, MAX_ATTEMPTS, remintBound, retryDelay } from './retry-policy.js';
 import { nearViewport, untilRetry } from './waits.js';
 
-export type { FetchSession, FormEmbedState } from './types.js';
-
 /**
  * Frames one of the service's forms, signed in as the portal's user: it mints a form session
  * through the portal's middleware at the moment of framing, frames the embedUrl only on its
@@ -69,9 +67,9 @@ export class FormEmbedElement extends FormEmbedStatus {
   protected override _retryPressed() {
     // Focus goes on to the form once framed (the status area holds it meanwhile).
     this._holdFocus();
-    // A person's choice to start over: the remints it leads to are counted afresh (a page's
-    // own remint() is not, so a page that calls it on every failure stays bounded). Through
-    // remint(), which the README says Try again calls: a subclass's override is asked too.
+    // A person's choice to start over counts its remints afresh (a page's own remint() does not,
+    // so one that calls it on every failure stays bounded). Through remint(), as the README says:
+    // a subclass's override is asked too.
     this.#remints = remintBound();
     this.remint();
   }
@@ -83,9 +81,8 @@ export class FormEmbedElement extends FormEmbedStatus {
   }
 
   // Starts afresh on the first update after connecting (FormEmbedStatus asks for one), and on a
-  // new form or endpoint: not on one set back, in the same task, to what the run was started
-  // for (an attribute removed and set again), which would lose the frame and what was typed.
-  // The target is noted first, so that a start with no run (a connect) notes it too.
+  // new form or endpoint, not on one set back in the same task (a morph), which would lose the
+  // frame and what was typed. The target is noted first, so that a connect notes it too.
   protected override willUpdate() {
     this._paintStatus();
     if (
@@ -160,10 +157,8 @@ export class FormEmbedElement extends FormEmbedStatus {
 
   /** Reports a failed mint; resolves true, after the wait it calls for, when a retry is due. */
   async #failed(error: unknown, attempt: number, signal: AbortSignal) {
-    // A FormSessionError (known by its name, so that two copies of the protocol package still
-    // agree), as it is, not copied; anything else a network failure, retried. Written here, not
-    // as a function of mint-failure.ts: terser kept a call that reads its argument twice as a
-    // function called at once (5 B gzip).
+    // A FormSessionError (known by its name, so that two copies of the protocol package agree);
+    // anything else a network failure, retried. Here, not in mint-failure.ts: 5 B gzip fewer.
     const {
       code,
       status,

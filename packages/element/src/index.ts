@@ -13,11 +13,7 @@ export type {
   FormEmbedRemintEvent,
   FormEmbedSessionEvent,
 } from './events.js';
-export {
-  type FetchSession,
-  FormEmbedElement,
-  type FormEmbedState,
-} from './form-embed-element.js';
+export { FormEmbedElement } from './form-embed-element.js';
 export {
   type MessageKey,
   type MessageOverrides,
@@ -25,3 +21,4 @@ export {
   messages,
 } from './messages.js';
 export { UNTRUSTED_ORIGIN } from './origins.js';
+export type { FetchSession, FormEmbedState } from './types.js';
