@@ -4,10 +4,14 @@ import de from '@form-embed/element/locales/de';
 import es from '@form-embed/element/locales/es';
 import fr from '@form-embed/element/locales/fr';
 import it from '@form-embed/element/locales/it';
+import ja from '@form-embed/element/locales/ja';
+import ko from '@form-embed/element/locales/ko';
 import nl from '@form-embed/element/locales/nl';
 import pl from '@form-embed/element/locales/pl';
 import ptBR from '@form-embed/element/locales/pt-BR';
 import sv from '@form-embed/element/locales/sv';
+import zhCN from '@form-embed/element/locales/zh-CN';
+import zhTW from '@form-embed/element/locales/zh-TW';
 import { askedFor, keepInAddress } from './console-address.js';
 
 const packs: Record<string, Messages> = {
@@ -21,6 +25,10 @@ const packs: Record<string, Messages> = {
   'pt-BR': ptBR,
   sv,
   ar,
+  ja,
+  ko,
+  'zh-CN': zhCN,
+  'zh-TW': zhTW,
 };
 
 /**

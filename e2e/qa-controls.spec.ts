@@ -1,3 +1,5 @@
+import { readdirSync } from 'node:fs';
+import type { Messages } from '@form-embed/element';
 import type { Page } from '@playwright/test';
 import {
   expect,
@@ -433,6 +435,33 @@ test('a reload keeps the language the tester picked, as the address the console 
   await expect(language).toHaveValue('de');
   await expect(page.locator('#embed-slot')).toHaveAttribute('lang', 'de');
   await expect(element).toHaveAttribute('state', 'framed');
+});
+
+test('the Language list offers every shipped pack, and each one picked is every element’s messages, on a slot marked with its language', async ({
+  page,
+  demo,
+}) => {
+  const element = await openFramedConsole(page, demo);
+  const language = page.getByLabel('Messages of the element');
+  const offered = await language
+    .locator('option')
+    .evaluateAll((options) => options.map((option) => (option as HTMLOptionElement).value));
+  const shipped = readdirSync(new URL('../packages/element/src/locales/', import.meta.url)).map(
+    (file) => file.replace(/\.ts$/, ''),
+  );
+  expect(offered.sort()).toEqual(['en', ...shipped].sort());
+  const slot = page.locator('#embed-slot');
+  for (const lang of shipped) {
+    const pack: Messages = (await import(`../packages/element/src/locales/${lang}.ts`)).default;
+    await language.selectOption(lang);
+    await expect(slot).toHaveAttribute('lang', lang);
+    await expect(slot).toHaveAttribute('dir', lang === 'ar' ? 'rtl' : 'ltr');
+    const inUse = () =>
+      element.evaluate(
+        (embed) => (embed.constructor as unknown as { messages: Messages }).messages,
+      );
+    expect(await inUse()).toEqual(pack);
+  }
 });
 
 test('a reload keeps the form the tester chose, picked or typed, whichever came last, as the address the console opened with ?form= or ?embed= does; no choice adds a history entry', async ({
