@@ -105,9 +105,12 @@ export class FormEmbedElement extends FormEmbedStatus {
     // new run's status replaces) goes on to the next frame, its notice's Dismiss, or Try again.
     if ((this.renderRoot as ShadowRoot).activeElement) this._holdFocus();
     this.#run?.abort();
-    // A lapse is told on the next frame, however many mints it takes to get there.
-    this.#lapsed &&= !fresh;
-    if (fresh) this.#remints = remintBound();
+    // A lapse is told on the next frame, however many mints it takes to get there: only a fresh
+    // start forgets it (false, where undefined or false read the same), with past remints.
+    if (fresh) {
+      this.#lapsed = false;
+      this.#remints = remintBound();
+    }
     this.#run = new AbortController();
     this.#frameSession(this.#run.signal, fresh);
   }

@@ -27,8 +27,11 @@ export abstract class FormEmbedStatus extends FormEmbedProperties {
   #shown?: string;
   /** Focus is on the area because `_holdFocus` put it there, not because someone clicked it. */
   #held?: boolean;
-  /** The wait of this connection before the area may speak; none once it was rendered empty. */
-  #opening?: () => void;
+  /**
+   * The wait of this connection before the area may speak; none (0, fewer bytes than undefined)
+   * once it was rendered empty.
+   */
+  #opening?: (() => void) | 0;
 
   /** Where the element is in its lifecycle. */
   get state(): FormEmbedState {
@@ -50,7 +53,7 @@ export abstract class FormEmbedStatus extends FormEmbedProperties {
     const view = this.ownerDocument.defaultView as Window;
     const opening = () => {
       if (this.#opening === opening) {
-        this.#opening = undefined;
+        this.#opening = 0;
         this._paintStatus();
       }
     };

@@ -9,7 +9,7 @@ export const UNTRUSTED_ORIGIN = 'untrusted_origin';
 
 // https, or plain http on this machine (localhost, *.localhost, 127.x.x.x, [::1]) for development.
 // Tested on a canonical origin (trustedSession checks that first), which has no path after its host.
-const TRUSTED_EMBED_ORIGIN = /^https:|^http:\/\/(.+\.)?(localhost|127(\.\d+){3}|\[::1\])(:|$)/;
+const TRUSTED_EMBED_ORIGIN = /^https:|^http:\/\/(.+\.)?(localhost|127(\.\d+){3}|\[::1])(:|$)/;
 
 /**
  * The default transport's mint URL for `path` under `endpoint`. An endpoint on another origin

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { before, describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import { bundleDefineForDevelopment } from '../scripts/no-bundler-file.js';
 import { BUNDLE_BUDGET, LOCALES, measureBundle, OWN_CODE_CEILING } from './bundle-size.js';
 
@@ -74,5 +76,26 @@ describe('bundle contents', () => {
     assert.ok(!protocol.includes('../protocol/src/index.ts'), protocol.join());
     assert.ok(!protocol.includes('../protocol/src/schemas.ts'), protocol.join());
     assert.ok(!figures.withLit.inputs.some((input) => input.includes('node_modules/zod/')));
+  });
+  // The build writes Lit's two notices as one line (LIT_NOTICE in scripts/no-bundler-file.ts):
+  // every copyright a file of another package in the bundle states must still be in it.
+  test('the bundle keeps the copyright notice of each file of another package it holds', () => {
+    const code = new TextDecoder().decode(figures.withLit.bytes);
+    const notices = figures.withLit.inputs
+      .filter((input) => input.includes('node_modules/'))
+      .flatMap((input) => [
+        ...readFileSync(fileURLToPath(new URL(`../${input}`, import.meta.url)), 'utf8').matchAll(
+          /Copyright (\d{4}) ([^\n*]+)/g,
+        ),
+      ]);
+    assert.ok(notices.length > 0, 'Lit states its copyright');
+    for (const [notice, year, holder] of notices) {
+      assert.ok(code.includes(year as string), `${notice}: the year`);
+      assert.ok(code.includes((holder as string).trim()), `${notice}: the holder`);
+    }
+    assert.match(
+      code,
+      /^\/\*! @lit\/reactive-element: @license .*SPDX-License-Identifier: BSD-3-Clause \*\//m,
+    );
   });
 });
