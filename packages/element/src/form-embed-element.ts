@@ -134,7 +134,9 @@ export class FormEmbedElement extends FormEmbedStatus {
       await 0;
       await 0;
       if (this.isUpdatePending) await 0;
-      if (signal.aborted) return;
+      // No mint in a document left with no window: one moved into a Picture-in-Picture window that
+      // then closed stays connected there, and a retry it had pending would mint.
+      if (signal.aborted || !this.ownerDocument.defaultView) return;
       const started = performance.now();
       try {
         if (!target) throw mintFailure('invalid_request', false);

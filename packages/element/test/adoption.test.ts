@@ -1,6 +1,6 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import type { FormEmbedElement } from '../src/index.js';
-import { failure, session, sessionStub, settle, statusOf } from './helpers.js';
+import { failure, installClock, session, sessionStub, settle, statusOf } from './helpers.js';
 
 // A page (and a Picture-in-Picture window) whose Content-Security-Policy blocks inline styles, as
 // the demo's does: the element must keep its looks without any <style> element.
@@ -99,5 +99,25 @@ describe('<form-embed> moved into another document, under a strict style-src', (
       window.requestAnimationFrame = requestAnimationFrame;
       host.remove();
     }
+  });
+  // A Picture-in-Picture window that closes takes its document's window away, not the element:
+  // it stays connected there, and must not go on minting for nobody.
+  it('left in a window that closed (a Picture-in-Picture window), a retry it had pending mints nothing there', async () => {
+    const clock = installClock();
+    const stub = sessionStub();
+    const host = otherWindow();
+    const element = document.createElement('form-embed') as FormEmbedElement;
+    element.setAttribute('form-id', 'f1');
+    element.fetchSession = stub.fetchSession;
+    host.contentDocument?.body.append(element);
+    await settle(element);
+    stub.calls.at(-1)?.reject(failure('internal_error', true));
+    await settle(element);
+    expect(element.state).to.equal('waiting');
+    const minted = stub.calls.length;
+    host.remove();
+    expect(element.isConnected, 'still connected, to a document with no window').to.equal(true);
+    await clock.tick(60_000);
+    expect(stub.calls).to.have.length(minted);
   });
 });
