@@ -16,7 +16,13 @@ export function listenToFrame(
   (frame.ownerDocument.defaultView as Window).addEventListener(
     'message',
     ({ source, origin, data }) => {
-      if (source === frame.contentWindow && origin === embedOrigin && isEmbedMessage(data)) {
+      // A null source never counts: a frame out of its document has a null contentWindow too.
+      if (
+        source &&
+        source === frame.contentWindow &&
+        origin === embedOrigin &&
+        isEmbedMessage(data)
+      ) {
         onLapse(data.state);
       }
     },

@@ -226,6 +226,16 @@ describe('<form-embed> framing', () => {
     expect(element.state).to.equal('framed');
   });
 
+  it('a message with no source never counts, also once the frame is out of its document (its contentWindow null too)', async () => {
+    const { element, calls } = await mountFramed();
+    const remints = record(element, 'form-embed-remint');
+    frameOf(element)?.remove();
+    post(errorMessage(), embedOrigin, null);
+    await settle(element);
+    expect(remints).to.have.length(0);
+    expect(calls).to.have.length(1);
+  });
+
   it('when the user was in the form, focus moves to the new frame after a remint', async () => {
     const { element, calls } = await mountFramed();
     const first = frameOf(element) as HTMLIFrameElement;
