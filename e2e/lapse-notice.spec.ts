@@ -36,6 +36,8 @@ test('a remint after the session expired frames the form with a polite, dismissi
   // out by the focus moving into the new frame.
   const dismiss = element(page).getByRole('button', { name: 'Dismiss' });
   await expect(dismiss).toBeFocused();
+  // A screen reader that lands on Dismiss says what it dismisses.
+  await expect(dismiss).toHaveAccessibleDescription(notice);
   await dismiss.click();
   await expect(status).toHaveText('');
   await expect(element(page).locator('iframe')).toBeFocused();

@@ -121,13 +121,17 @@ export abstract class FormEmbedStatus extends FormEmbedProperties {
       this.#shown = shown;
       this.#button.textContent = label as string;
       this.#button.part = button;
+      // The button is described by its message (the slot, whose id is its name): focus handed to
+      // the button as the message appears can cut the live region short, and a screen reader says
+      // a focused button's description with it.
+      this.#button.setAttribute('aria-describedby', name);
       // The message is replaced (its slot is the area's first child), the button only taken out
       // or put in: a button that stays, relabelled, is never taken out, which would drop focus it
       // has to the page's body (new messages while Try again or Dismiss has focus).
       this.#area.firstChild?.remove();
       if (!said || !button) this.#button.remove();
       else if (!this.#button.isConnected) this.#area.append(this.#button);
-      if (said) this.#area.prepend(make('slot', { name, textContent: said }));
+      if (said) this.#area.prepend(make('slot', { name, id: name, textContent: said }));
     }
     const frame = this.renderRoot.querySelector('iframe');
     if (frame) frame.title = this.frameTitle || all.frame || '';

@@ -419,6 +419,24 @@ describe('<form-embed> status and accessibility', () => {
     expect(statusOf(element).querySelector('[part=retry]')).to.not.equal(null);
   });
 
+  it('Try again and Dismiss are described by the message they belong to (aria-describedby)', async () => {
+    const describedBy = (element: FormEmbedElement, part: string) => {
+      const id = statusOf(element)
+        .querySelector(`[part=${part}]`)
+        ?.getAttribute('aria-describedby');
+      return element.shadowRoot?.getElementById(id ?? '')?.textContent;
+    };
+    const failed = await mount();
+    failed.calls[0]?.reject(failure('unknown'));
+    await settle(failed.element);
+    expect(describedBy(failed.element, 'retry')).to.equal(messages.unknown);
+    const { element, calls } = await mountFramed();
+    post(errorMessage('expired'), embedOrigin, frameOf(element)?.contentWindow ?? null);
+    (await mintCall(calls, 1)).resolve(session());
+    await settle(element);
+    expect(describedBy(element, 'dismiss')).to.equal(messages.lapsed);
+  });
+
   it('Try again says it is loading, minting, until its mint answers: the Dismiss path is not taken too', async () => {
     const { element, calls } = await mount();
     calls[0]?.reject(failure('unknown'));
