@@ -131,7 +131,9 @@ export abstract class FormEmbedStatus extends FormEmbedProperties {
       this.#area.firstChild?.remove();
       if (!said || !button) this.#button.remove();
       else if (!this.#button.isConnected) this.#area.append(this.#button);
-      if (said) this.#area.prepend(make('slot', { name, id: name, textContent: said }));
+      // In its own text's direction: English on an Arabic page keeps its full stop at the end.
+      if (said)
+        this.#area.prepend(make('slot', { name, id: name, dir: 'auto', textContent: said }));
     }
     const frame = this.renderRoot.querySelector('iframe');
     if (frame) frame.title = this.frameTitle || all.frame || '';

@@ -270,6 +270,36 @@ describe('<form-embed> lapse notice', () => {
     expect(button.top, 'on the same line').to.be.below(textBox.bottom);
   });
 
+  it('left in English on a right-to-left page, it writes its sentence left to right, the full stop at its end; an Arabic one right to left', async () => {
+    const english = await mountFramed();
+    // One line of English (the notice in full wraps): where the full stop falls shows the direction.
+    Object.assign(english.element, { dir: 'rtl', messages: { lapsed: 'Your session timed out.' } });
+    english.element.style.width = '600px';
+    await remintAfter('expired', english);
+    const written = (element: FormEmbedElement) => {
+      const slot = statusOf(element).querySelector('slot') as HTMLSlotElement;
+      const text = slot.firstChild as Text;
+      const at = (offset: number) => {
+        const range = document.createRange();
+        range.setStart(text, offset);
+        range.setEnd(text, offset + 1);
+        return range.getBoundingClientRect().left;
+      };
+      return {
+        direction: getComputedStyle(slot).direction,
+        stop: at(text.length - 1),
+        first: at(0),
+      };
+    };
+    const inEnglish = written(english.element);
+    expect(inEnglish.direction).to.equal('ltr');
+    expect(inEnglish.stop, 'the full stop right of the first letter').to.be.above(inEnglish.first);
+    const arabic = await mountFramed();
+    Object.assign(arabic.element, { lang: 'ar', dir: 'rtl', messages: ar });
+    await remintAfter('expired', arabic);
+    expect(written(arabic.element).direction).to.equal('rtl');
+  });
+
   // Forced colours (a Windows contrast theme) drop the bar's background, which was all that set the
   // notice apart from the form below it; they draw a transparent border in the text colour.
   it('in forced colours a border sets the notice apart from the form, and only the notice', async () => {
