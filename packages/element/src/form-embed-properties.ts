@@ -73,13 +73,17 @@ export class FormEmbedProperties extends ReactiveElement {
    * Adopts the styles as a sheet made in the element's own window, when its shadow root is made
    * and each time it is moved into another document (a Picture-in-Picture window, and back): a
    * shadow root may adopt only sheets made in its document's window, and drops the others on a
-   * move. A constructed sheet needs no style-src 'unsafe-inline', in either window.
+   * move. A constructed sheet needs no style-src 'unsafe-inline', in either window. A document with
+   * no window (a template's content, a closed window's) has none to make: none is needed there.
    * @ignore
    */
   adoptedCallback() {
-    const sheet = new (this.ownerDocument.defaultView as typeof globalThis).CSSStyleSheet();
-    sheet.replaceSync(styles);
-    this.shadowRoot?.adoptedStyleSheets.push(sheet);
+    const view = this.ownerDocument.defaultView;
+    if (view) {
+      const sheet = new view.CSSStyleSheet();
+      sheet.replaceSync(styles);
+      this.shadowRoot?.adoptedStyleSheets.push(sheet);
+    }
   }
 
   constructor() {

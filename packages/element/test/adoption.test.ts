@@ -100,6 +100,26 @@ describe('<form-embed> moved into another document, under a strict style-src', (
       host.remove();
     }
   });
+  it("moved into a document with no window (a template's content) it throws nothing, and once back it is styled", async () => {
+    const stub = sessionStub();
+    const element = await fixture<FormEmbedElement>(
+      html`<form-embed form-id="f1" .fetchSession=${stub.fetchSession}></form-embed>`,
+    );
+    const parent = element.parentNode as Node;
+    const errors: string[] = [];
+    const onError = (event: ErrorEvent) => errors.push(event.message);
+    addEventListener('error', onError);
+    try {
+      document.createElement('template').content.append(element);
+      parent.appendChild(element);
+      await settle(element);
+    } finally {
+      removeEventListener('error', onError);
+    }
+    expect(errors).to.deep.equal([]);
+    expect(styled(element)).to.equal(true);
+  });
+
   // A Picture-in-Picture window that closes takes its document's window away, not the element:
   // it stays connected there, and must not go on minting for nobody.
   it('left in a window that closed (a Picture-in-Picture window), a retry it had pending mints nothing there', async () => {
