@@ -12,7 +12,7 @@ const status = (page: Page) => element(page).getByRole('status');
 const loading = { en: 'Loading the form…', de: 'Das Formular wird geladen\u00a0…' };
 const retrying = { en: 'Trying again…', de: 'Neuer Versuch\u00a0…' };
 const offline = {
-  en: 'You are offline. Waiting…',
+  en: 'You are offline. Waiting to reconnect…',
   de: 'Sie sind offline. Warten auf die Verbindung\u00a0…',
 };
 const storm = {

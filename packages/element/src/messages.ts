@@ -8,7 +8,7 @@
 export const messages = {
   loading: 'Loading the form…',
   retrying: 'Trying again…',
-  offline: 'You are offline. Waiting…',
+  offline: 'You are offline. Waiting to reconnect…',
   storm: 'The form keeps failing to sign you in.',
   retry: 'Try again',
   lapsed:
