@@ -144,7 +144,7 @@ export class FormEmbedElement extends FormEmbedStatus {
         const minted = mintThrough(this, target, signal);
         this._setStatus('minting', attempt > 1 ? 'retrying' : 'loading');
         const session = await minted;
-        if (signal.aborted) return;
+        if (signal.aborted || !this.ownerDocument.defaultView) return;
         // A handle is single use and short-lived: one that may lapse while the page loads is a
         // failed attempt (a slow mint), retried as any other, never framed.
         if (

@@ -1,6 +1,14 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import type { FormEmbedElement } from '../src/index.js';
-import { failure, installClock, session, sessionStub, settle, statusOf } from './helpers.js';
+import {
+  embedOrigin,
+  failure,
+  installClock,
+  session,
+  sessionStub,
+  settle,
+  statusOf,
+} from './helpers.js';
 
 // A page (and a Picture-in-Picture window) whose Content-Security-Policy blocks inline styles, as
 // the demo's does: the element must keep its looks without any <style> element.
@@ -139,5 +147,26 @@ describe('<form-embed> moved into another document, under a strict style-src', (
     expect(element.isConnected, 'still connected, to a document with no window').to.equal(true);
     await clock.tick(60_000);
     expect(stub.calls).to.have.length(minted);
+  });
+  it('left in a window that closed while its mint was out, it frames nothing there when the answer comes, and neither fails nor retries', async () => {
+    const stub = sessionStub();
+    const host = otherWindow();
+    const element = document.createElement('form-embed') as FormEmbedElement;
+    element.setAttribute('form-id', 'f1');
+    element.fetchSession = stub.fetchSession;
+    host.contentDocument?.body.append(element);
+    await settle(element);
+    expect(element.state).to.equal('minting');
+    const errors: Event[] = [];
+    element.addEventListener('form-embed-error', (event) => errors.push(event));
+    host.remove();
+    // A page the test runner serves as it is (a framed test page of its own would confuse it).
+    stub.calls.at(-1)?.resolve(session({ embedUrl: `${embedOrigin}/package.json` }));
+    await settle();
+    expect(element.shadowRoot?.querySelector('iframe')).to.equal(null);
+    expect(element.state).to.equal('minting');
+    // No failure reported, so no retry scheduled either.
+    expect(errors).to.have.length(0);
+    expect(stub.calls).to.have.length(1);
   });
 });
