@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { bundleDefineForDevelopment } from '../scripts/no-bundler-file.js';
@@ -97,5 +98,19 @@ describe('bundle contents', () => {
       code,
       /^\/\*! @lit\/reactive-element: @license .*SPDX-License-Identifier: BSD-3-Clause \*\//m,
     );
+  });
+  // The no-bundler build shortens Lit's `_$E…` members (LIT_PRIVATE_MEMBERS in
+  // scripts/no-bundler-file.ts): safe only while no other file of Lit's reads one, as now.
+  test("no file of Lit's but reactive-element.js reads its _$E… members, which the build shortens", () => {
+    const readers = ['@lit/reactive-element', 'lit-element', 'lit-html', 'lit', '@lit/react']
+      .map((name) => fileURLToPath(new URL(`../../../node_modules/${name}/`, import.meta.url)))
+      .flatMap((dir) =>
+        readdirSync(dir, { recursive: true, encoding: 'utf8' })
+          .filter((file) => file.endsWith('.js') && !file.includes('development/'))
+          .filter((file) => !/(^|\/)reactive-element\.js$/.test(file))
+          .filter((file) => readFileSync(join(dir, file), 'utf8').includes('_$E'))
+          .map((file) => join(dir, file)),
+      );
+    assert.deepEqual(readers, []);
   });
 });

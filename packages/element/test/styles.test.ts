@@ -143,17 +143,13 @@ describe('<form-embed> styles', () => {
     }
   });
 
-  it("in forced colours the buttons' focus ring stands 2px off them", async () => {
-    await emulateMedia({ forcedColors: 'active' });
-    try {
-      const { element, calls } = await mount();
-      calls[0]?.reject(failure('unknown'));
-      await settle(element);
-      const retry = statusOf(element).querySelector('[part=retry]') as HTMLButtonElement;
-      expect(getComputedStyle(retry).outlineOffset).to.equal('2px');
-    } finally {
-      await emulateMedia({ forcedColors: 'none' });
-    }
+  // Apart from the border, which forced colours draw in the ring's colour too.
+  it("the buttons' focus ring stands 2px off them", async () => {
+    const { element, calls } = await mount();
+    calls[0]?.reject(failure('unknown'));
+    await settle(element);
+    const retry = statusOf(element).querySelector('[part=retry]') as HTMLButtonElement;
+    expect(getComputedStyle(retry).outlineOffset).to.equal('2px');
   });
 
   it('in forced colours the status area has no border while it loads or reports a failure, only while it holds a notice', async () => {
