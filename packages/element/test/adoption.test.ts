@@ -1,14 +1,6 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import type { FormEmbedElement } from '../src/index.js';
-import {
-  embedOrigin,
-  failure,
-  installClock,
-  session,
-  sessionStub,
-  settle,
-  statusOf,
-} from './helpers.js';
+import { failure, installClock, session, sessionStub, settle, statusOf } from './helpers.js';
 
 // A page (and a Picture-in-Picture window) whose Content-Security-Policy blocks inline styles, as
 // the demo's does: the element must keep its looks without any <style> element.
@@ -25,6 +17,18 @@ function otherWindow() {
   document.body.append(host);
   strictStyleSrc(host.contentDocument as Document);
   return host;
+}
+
+/** An element first connected in `otherWindow()`, with its mint stub, once it has updated there. */
+async function connectedInOtherWindow() {
+  const stub = sessionStub();
+  const host = otherWindow();
+  const element = document.createElement('form-embed') as FormEmbedElement;
+  element.setAttribute('form-id', 'f1');
+  element.fetchSession = stub.fetchSession;
+  host.contentDocument?.body.append(element);
+  await settle(element);
+  return { stub, host, element };
 }
 
 const styled = (element: HTMLElement) => getComputedStyle(element).display === 'flex';
@@ -132,13 +136,7 @@ describe('<form-embed> moved into another document, under a strict style-src', (
   // it stays connected there, and must not go on minting for nobody.
   it('left in a window that closed (a Picture-in-Picture window), a retry it had pending mints nothing there', async () => {
     const clock = installClock();
-    const stub = sessionStub();
-    const host = otherWindow();
-    const element = document.createElement('form-embed') as FormEmbedElement;
-    element.setAttribute('form-id', 'f1');
-    element.fetchSession = stub.fetchSession;
-    host.contentDocument?.body.append(element);
-    await settle(element);
+    const { stub, host, element } = await connectedInOtherWindow();
     stub.calls.at(-1)?.reject(failure('internal_error', true));
     await settle(element);
     expect(element.state).to.equal('waiting');
@@ -148,20 +146,14 @@ describe('<form-embed> moved into another document, under a strict style-src', (
     await clock.tick(60_000);
     expect(stub.calls).to.have.length(minted);
   });
+
   it('left in a window that closed while its mint was out, it frames nothing there when the answer comes, and neither fails nor retries', async () => {
-    const stub = sessionStub();
-    const host = otherWindow();
-    const element = document.createElement('form-embed') as FormEmbedElement;
-    element.setAttribute('form-id', 'f1');
-    element.fetchSession = stub.fetchSession;
-    host.contentDocument?.body.append(element);
-    await settle(element);
+    const { stub, host, element } = await connectedInOtherWindow();
     expect(element.state).to.equal('minting');
     const errors: Event[] = [];
     element.addEventListener('form-embed-error', (event) => errors.push(event));
     host.remove();
-    // A page the test runner serves as it is (a framed test page of its own would confuse it).
-    stub.calls.at(-1)?.resolve(session({ embedUrl: `${embedOrigin}/package.json` }));
+    stub.calls.at(-1)?.resolve(session());
     await settle();
     expect(element.shadowRoot?.querySelector('iframe')).to.equal(null);
     expect(element.state).to.equal('minting');
