@@ -13,7 +13,7 @@ import type { Figure } from './figure.js';
 import { sandboxControl } from './sandbox-control.js';
 import { type Summary, summarize } from './summary.js';
 
-export const LOAD = { connections: 10, durationS: 5, rounds: 3, warmupS: 1 } as const;
+export const LOAD = { connections: 10, durationS: 5, rounds: 5, warmupS: 1 } as const;
 
 type Side = 'direct' | 'through' | 'anchor' | 'redis';
 
