@@ -50,7 +50,8 @@ export abstract class FormEmbedStatus extends FormEmbedProperties {
     // moved into (a Picture-in-Picture window) renders frames while the page's tab, hidden, does
     // not. Each connection waits with a callback of its own, which alone may open the area, so a
     // reconnect within two frames waits two frames of its own.
-    const view = this.ownerDocument.defaultView as Window;
+    // None in a document with no window (one made by createHTMLDocument): nothing renders there.
+    const view = this.ownerDocument.defaultView;
     const opening = () => {
       if (this.#opening === opening) {
         this.#opening = 0;
@@ -58,7 +59,7 @@ export abstract class FormEmbedStatus extends FormEmbedProperties {
       }
     };
     this.#opening = opening;
-    view.requestAnimationFrame(() => view.requestAnimationFrame(opening));
+    view?.requestAnimationFrame(() => view.requestAnimationFrame(opening));
   }
 
   // An iframe and a status line need no template engine: no lit-html keeps the bundle in budget.

@@ -132,6 +132,25 @@ describe('<form-embed> moved into another document, under a strict style-src', (
     expect(styled(element)).to.equal(true);
   });
 
+  it('connected in a document with no window (one made by createHTMLDocument) it throws nothing and mints nothing there', async () => {
+    const stub = sessionStub();
+    const element = document.createElement('form-embed') as FormEmbedElement;
+    element.setAttribute('form-id', 'f1');
+    element.fetchSession = stub.fetchSession;
+    const errors: string[] = [];
+    const onError = (event: ErrorEvent) => errors.push(event.message);
+    addEventListener('error', onError);
+    try {
+      document.implementation.createHTMLDocument('').body.append(element);
+      await settle(element);
+    } finally {
+      removeEventListener('error', onError);
+    }
+    expect(element.isConnected).to.equal(true);
+    expect(errors).to.deep.equal([]);
+    expect(stub.calls).to.have.length(0);
+  });
+
   // A Picture-in-Picture window that closes takes its document's window away, not the element:
   // it stays connected there, and must not go on minting for nobody.
   it('left in a window that closed (a Picture-in-Picture window), a retry it had pending mints nothing there', async () => {
