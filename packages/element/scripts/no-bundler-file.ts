@@ -89,6 +89,8 @@ export async function bundleForBrowsers(
     mangle: {
       properties: {
         regex: new RegExp(`${SHARED_MEMBERS.source}|${LIT_PRIVATE_MEMBERS.source}`),
+        // Not as short names: those a page's subclass or a library most likely sets on an element.
+        reserved: ['$', '_'],
       },
     },
     // Non-ASCII characters (the messages' `…`) as escapes: fewer bytes once gzip has coded the

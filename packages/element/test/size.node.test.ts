@@ -113,4 +113,8 @@ describe('bundle contents', () => {
       );
     assert.deepEqual(readers, []);
   });
+  test('the shortened members take neither $ nor _, the names a subclass or a library most likely sets', () => {
+    const code = new TextDecoder().decode(figures.withLit.bytes);
+    assert.doesNotMatch(code, /\.[$_](?![\w$])/);
+  });
 });
