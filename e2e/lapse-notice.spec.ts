@@ -50,6 +50,25 @@ test('a remint after the session expired frames the form with a polite, dismissi
   await expectOneNoticePerLapse(page, 2);
 });
 
+test("a page's own notice, in the element's notice slot, is what describes Dismiss", async ({
+  page,
+  demo,
+}) => {
+  await page.goto(demo.url);
+  await expect(element(page)).toHaveAttribute('state', 'framed');
+  await element(page).evaluate((embed) => {
+    const own = document.createElement('p');
+    own.slot = 'notice';
+    own.textContent = 'Your draft was not kept. Please start again.';
+    embed.append(own);
+  });
+  demo.sandbox?.control.expireSessions();
+  await submitOf(page).click();
+  const dismiss = element(page).getByRole('button', { name: 'Dismiss' });
+  await expect(dismiss).toBeVisible();
+  await expect(dismiss).toHaveAccessibleDescription('Your draft was not kept. Please start again.');
+});
+
 /**
  * `form-embed-notice` fired once for each of `lapses`, each time after the remint and before the
  * new frame's `form-embed-session`; the demo's event log shows each.
