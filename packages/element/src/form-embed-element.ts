@@ -105,8 +105,7 @@ export class FormEmbedElement extends FormEmbedStatus {
     // new run's status replaces) goes on to the next frame, its notice's Dismiss, or Try again.
     if ((this.renderRoot as ShadowRoot).activeElement) this._holdFocus();
     this.#run?.abort();
-    // A lapse is told on the next frame, however many mints it takes to get there: only a fresh
-    // start forgets it (false, where undefined or false read the same), with past remints.
+    // A lapse is told on the next frame, however many mints that takes: a fresh start forgets it.
     if (fresh) {
       this.#lapsed = false;
       this.#remints = remintBound();
@@ -126,16 +125,14 @@ export class FormEmbedElement extends FormEmbedStatus {
       await nearViewport(this, signal);
     }
     for (let attempt = 1; ; attempt++) {
-      // The mint waits two microtasks, then for an update pending: what the page does in the
-      // task that started the run (a second remint(), a new form-id, a removal), or in a
-      // microtask of its own after it (React 19 sets props so after a click handler),
-      // ends it first, as a mint aborted at once still reaches the service. A wait may end in
-      // the same task as the run (an `online` listener that removes the element).
+      // The mint waits two microtasks, then for an update pending: what the page does in the task
+      // that started the run (a second remint(), a new form-id, a removal), or in a microtask of
+      // its own after it (React 19 sets props so after a click), ends it first, as a mint aborted at
+      // once still reaches the service; so does an `online` listener that removes the element.
       await 0;
       await 0;
       if (this.isUpdatePending) await 0;
-      // No mint in a document left with no window: one moved into a Picture-in-Picture window that
-      // then closed stays connected there, and a retry it had pending would mint.
+      // None in a document with no window (a closed Picture-in-Picture window it was moved into).
       if (signal.aborted || !this.ownerDocument.defaultView) return;
       const started = performance.now();
       try {
@@ -172,8 +169,7 @@ export class FormEmbedElement extends FormEmbedStatus {
     } = (error as MintFailure | undefined)?.name === 'FormSessionError'
       ? (error as MintFailure)
       : mintFailure('unavailable', true);
-    // A retryAfter that is not a finite number of seconds, 0 or more, reads as absent
-    // (docs/contract.md#retry-after).
+    // Not a finite number of seconds, 0 or more: absent (docs/contract.md#retry-after).
     const retryAfter = Number.isFinite(told) && (told as number) >= 0 ? told : undefined;
     const willRetry = retryable && attempt < MAX_ATTEMPTS;
     if (willRetry) this._setStatus('waiting', 'retrying');
@@ -200,9 +196,8 @@ export class FormEmbedElement extends FormEmbedStatus {
   /** Frames `session` for the run of `signal`, and remints when its page posts a lapse. */
   #frame(session: MintResponse, attempt: number, signal: AbortSignal) {
     const { embedOrigin } = session;
-    // Made with its src, when the answer has come: an about:blank frame inserted while the mint
-    // is in flight and given its src then (hidden or not) framed later, 15.6 ms from connect
-    // against 11.0 (bench/ab-connect.ts, paired).
+    // Made with its src once the answer has come: an about:blank frame inserted during the mint and
+    // given its src then framed later, 15.6 ms from connect against 11.0 (bench/ab-connect.ts).
     const frame = make('iframe', {
       referrerPolicy: 'origin',
       src: session.embedUrl,
