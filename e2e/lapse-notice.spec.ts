@@ -1,6 +1,13 @@
 import type { Page } from '@playwright/test';
 import { expectNoAxeViolations, liveSettingOfStatus } from './axe.js';
-import { eventsOf, expect, recordEvents, submitOf, test } from './demo-fixture.js';
+import {
+  eventsOf,
+  expect,
+  openFramedConsole,
+  recordEvents,
+  submitOf,
+  test,
+} from './demo-fixture.js';
 
 const element = (page: Page) => page.locator('#embed-slot form-embed');
 const notice =
@@ -54,17 +61,16 @@ test("a page's own notice, in the element's notice slot, is what describes Dismi
   page,
   demo,
 }) => {
-  await page.goto(demo.url);
-  await expect(element(page)).toHaveAttribute('state', 'framed');
-  await element(page).evaluate((embed) => {
+  const embed = await openFramedConsole(page, demo);
+  await embed.evaluate((element) => {
     const own = document.createElement('p');
     own.slot = 'notice';
     own.textContent = 'Your draft was not kept. Please start again.';
-    embed.append(own);
+    element.append(own);
   });
   demo.sandbox?.control.expireSessions();
   await submitOf(page).click();
-  const dismiss = element(page).getByRole('button', { name: 'Dismiss' });
+  const dismiss = embed.getByRole('button', { name: 'Dismiss' });
   await expect(dismiss).toBeVisible();
   await expect(dismiss).toHaveAccessibleDescription('Your draft was not kept. Please start again.');
 });
