@@ -6,6 +6,9 @@
 // thirteenth runs the first two again on Node binaries installed from the registry, as CI's Node
 // is 20.20: 22.12.0 (the lowest 22 the engines allow) and the newest 26. A fourteenth is a
 // Svelte 5 page, typed by the element README's Svelte declarations.
+// Setups compiled by plain tsc take TypeScript 7, the registry's latest, as a new project would;
+// those whose tools drive TypeScript's JavaScript API (Angular, Vue, Svelte) and the CommonJS one
+// (node10 resolution, gone in 7) keep 5.9, so the packed types are checked on both.
 // Run by `npm run test:setups` (after `npm run build`, as `npm test` does).
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
