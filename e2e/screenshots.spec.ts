@@ -1,12 +1,6 @@
-import type { Page, TestInfo } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { expect, holdNextMint, submitOf, test } from './demo-fixture.js';
-
-/** Attaches a screenshot of the QA console to the report, for a person to look at. */
-async function shoot(page: Page, testInfo: TestInfo, name: string) {
-  const path = testInfo.outputPath(`${name}.png`);
-  await page.screenshot({ path });
-  await testInfo.attach(name, { path, contentType: 'image/png' });
-}
+import { shoot } from './shoot.js';
 
 const element = (page: Page) => page.locator('#embed-slot form-embed');
 
