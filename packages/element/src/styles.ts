@@ -2,19 +2,21 @@
 // status area (the only div) fills the element while there is no frame, its message above its
 // button (a grid), is a bar above the frame while it holds a notice, and takes no room when it has
 // nothing to say. A page's own content in a slot is centred there as the area's items are (a
-// spinner narrower than its words). In the bar the notice's text (its slot) and Dismiss share a line while the text
-// keeps 12em; narrower (a phone, 400% zoom, a long translation), Dismiss wraps below the text,
-// which then has the bar's width instead of a thin column beside the button. The text grows no
-// wider than it needs, so a wide bar keeps the two centred side by side. Forced colours (a
-// Windows contrast theme) drop the bar's background, so the bar holding a notice has a
-// transparent bottom border, which they draw in the text colour: it sets the notice apart from
-// the form. The buttons' focus ring stands 2px off them (outline-offset): on them, it took the place
-// of their border, which forced colours draw in the ring's colour too, so focus barely showed. The
-// frame may shrink below its default 150px (min-height:0; height:0 would cost a
-// byte less but hide the frame on a page that makes the element a block) so that a notice taller than the element (a narrow one, a long
-// translation, a reader's text spacing) squeezes the frame instead of pushing it out over the
-// page below; Dismiss gives the frame its room back. The frame is as wide as the element
-// (width:100%): at the browser's default 300px it set the element's least width in a grid or a
-// flex row, wider than a 320px screen. The rules' order is the one found to gzip smallest.
+// spinner narrower than its words). In the bar the notice's text (its slot) and Dismiss share a
+// line while the text keeps 12em; narrower (a phone, 400% zoom, a long translation), Dismiss wraps
+// below the text, which then has the bar's width instead of a thin column beside the button. The
+// text grows no wider than it needs, so a wide bar keeps the two centred side by side. Forced
+// colours (a Windows contrast theme) drop the bar's background, so the bar holding a notice has a
+// transparent bottom border, which they draw in the text colour: it sets the notice apart from the
+// form. The buttons' focus ring stands 2px off them (outline-offset): on them, it took the place of
+// their border, which forced colours draw in the ring's colour too, so focus barely showed. On a
+// page that makes the element a block (form-embed{display:block}, as pages do to custom elements)
+// flex:1 does nothing: height:100% then gives the frame the element's height, not 150px. In the
+// flex column the frame may shrink below 150px (min-height:0) so that a notice taller than the
+// element (a narrow one, a long translation, a reader's text spacing) squeezes the frame instead of
+// pushing it out over the page below; Dismiss gives the frame its room back. The frame is as wide
+// as the element (width:100%): at the browser's default 300px it set the element's least width in a
+// grid or a flex row, wider than a 320px screen. The rules' order is the one found to gzip
+// smallest.
 export const styles =
-  'button{outline-offset:2px;min-height:24px;min-width:24px;font:inherit}div:not(:empty){padding:1em}div,slot{display:grid;place-items:center}:host{display:flex;flex-flow:column;height:var(--form-embed-height,600px)}slot{max-width:max-content;flex:1 12em}div{text-align:center;flex:1;background:var(--form-embed-status-background);place-content:center;color:var(--form-embed-status-color);gap:1em}iframe{min-height:0;flex:1;border:0;width:100%}:host([state=framed]) div:not(:empty){border-bottom:solid #0000}:host([state=framed]) div{display:flex;flex-flow:wrap;flex:0}';
+  'button{outline-offset:2px;min-height:24px;min-width:24px;font:inherit}div:not(:empty){padding:1em}div,slot{display:grid;place-items:center}:host{display:flex;flex-flow:column;height:var(--form-embed-height,600px)}slot{max-width:max-content;flex:1 12em}div{text-align:center;flex:1;background:var(--form-embed-status-background);place-content:center;color:var(--form-embed-status-color);gap:1em}iframe{height:100%;min-height:0;flex:1;border:0;width:100%}:host([state=framed]) div:not(:empty){border-bottom:solid #0000}:host([state=framed]) div{display:flex;flex-flow:wrap;flex:0}';

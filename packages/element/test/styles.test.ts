@@ -56,6 +56,15 @@ describe('<form-embed> styles', () => {
     expect(getComputedStyle(frameOf(element) as HTMLIFrameElement).borderTopWidth).to.equal('0px');
   });
 
+  it("on a page that makes the element a block (form-embed { display: block }, or inline-block), the frame still takes the element's height, not a frame's default 150 px", async () => {
+    const { element } = await mountFramed();
+    for (const display of ['block', 'inline-block']) {
+      element.style.display = display;
+      expect(getComputedStyle(element).display).to.equal(display);
+      expect((frameOf(element) as HTMLIFrameElement).getBoundingClientRect().height).to.equal(600);
+    }
+  });
+
   it("framed in a grid cell narrower than a frame's default 300 px (a 320 px screen), the element and its frame are as wide as the cell, not 300 px", async () => {
     const { element } = await mountFramed();
     // A grid item's automatic minimum is its content's: a frame of the browser's default width
