@@ -27,5 +27,5 @@ export const sessionErrorMessages: Record<KnownSessionErrorCode | PortalErrorCod
   not_found: 'The service did not find something the request named.',
   unavailable: 'A dependency of the service is unavailable.',
   unknown: 'The service refused the request for a reason this release does not know.',
-  sign_in_required: 'Nobody is signed in, and this form needs a signed-in user.',
+  sign_in_required: 'Nobody is signed in, and this request needs a signed-in user.',
 };
