@@ -7,3 +7,5 @@ export declare const csrfToken: string;
 /** The page's own logging and error reporting. */
 export declare function log(message: string): void;
 export declare function report(code: string): void;
+/** The portal's own sign-in link or dialog. */
+export declare function showSignIn(): void;
