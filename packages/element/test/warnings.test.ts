@@ -3,6 +3,29 @@ import '../src/dev/warnings.js';
 import { FormEmbedElement, type FormEmbedErrorEvent, messages } from '../src/index.js';
 import { sessionStub, settle, warnings } from './helpers.js';
 
+/** Mounts each element in turn, each once it has failed its mint. */
+async function failEach(markups: ReturnType<typeof html>[]) {
+  for (const markup of markups) {
+    // A refusal may come before fixture() resolves: listened for before.
+    const failed = new Promise((resolve) =>
+      document.addEventListener('form-embed-error', resolve, { once: true }),
+    );
+    await fixture<FormEmbedElement>(markup);
+    await failed;
+  }
+}
+
+/** The warnings of mounting each element in turn while the page's fetch gives `answer`. */
+async function warningsOfFailures(answer: () => Response, markups: ReturnType<typeof html>[]) {
+  const original = window.fetch;
+  window.fetch = async () => answer();
+  try {
+    return await warnings(() => failEach(markups));
+  } finally {
+    window.fetch = original;
+  }
+}
+
 async function embed(markup: ReturnType<typeof html>) {
   const element = await fixture<FormEmbedElement>(markup);
   await settle(element);
@@ -149,7 +172,6 @@ describe('<form-embed> development warnings', () => {
   });
 
   it("the middleware's own refusals, and a transport of the page's, are not taken for a missing endpoint", async () => {
-    const original = window.fetch;
     const answers = [
       Response.json(
         { error: { code: 'form_not_found', message: 'x', retryable: false } },
@@ -157,31 +179,43 @@ describe('<form-embed> development warnings', () => {
       ),
       new Response('<h1>Method Not Allowed</h1>', { status: 405 }),
     ];
-    window.fetch = async () => answers.shift() as Response;
-    try {
-      const seen = await warnings(async () => {
-        for (const markup of [
-          html`<form-embed form-id="a"></form-embed>`,
-          html`<form-embed
-            form-id="a"
-            .fetchSession=${() => Promise.reject({ name: 'FormSessionError', code: 'unknown', status: 404, retryable: false })}
-          ></form-embed>`,
-          html`<form-embed form-id="b"></form-embed>`,
-        ]) {
-          // A refusal may come before fixture() resolves: listened for before.
-          const failed = new Promise((resolve) =>
-            document.addEventListener('form-embed-error', resolve, { once: true }),
-          );
-          await fixture<FormEmbedElement>(markup);
-          await failed;
-        }
-      });
-      // The 405 (a static server's answer to a POST) is told; the other two are not.
-      expect(seen).to.have.length(1);
-      expect(seen[0]).to.contain('its endpoint answered 405 with no SessionError at');
-    } finally {
-      window.fetch = original;
-    }
+    const seen = await warningsOfFailures(
+      () => answers.shift() as Response,
+      [
+        html`<form-embed form-id="a"></form-embed>`,
+        html`<form-embed
+          form-id="a"
+          .fetchSession=${() => Promise.reject({ name: 'FormSessionError', code: 'unknown', status: 404, retryable: false })}
+        ></form-embed>`,
+        html`<form-embed form-id="b"></form-embed>`,
+      ],
+    );
+    // The 405 (a static server's answer to a POST) is told; the other two are not.
+    expect(seen).to.have.length(1);
+    expect(seen[0]).to.contain('its endpoint answered 405 with no SessionError at');
+  });
+
+  // A page behind a proxy without trust proxy, or a development proxy that rewrites Host, has every
+  // mint refused by the middleware as forbidden: the person reads that their account cannot open
+  // the form, and only the portal's log names the origin refused.
+  it("its own endpoint's forbidden (403): says the portal's log tells whether the middleware refused the page's origin; not for the page's own transport", async () => {
+    const seen = await warningsOfFailures(
+      () =>
+        Response.json(
+          { error: { code: 'forbidden', message: 'x', retryable: false } },
+          { status: 403 },
+        ),
+      [
+        html`<form-embed form-id="a"></form-embed>`,
+        html`<form-embed
+          form-id="b"
+          .fetchSession=${() => Promise.reject({ name: 'FormSessionError', code: 'forbidden', status: 403, retryable: false })}
+        ></form-embed>`,
+      ],
+    );
+    expect(seen).to.deep.equal([
+      `<form-embed form-id="a" state="failed">: its endpoint answered forbidden (403) at ${location.origin}/form-sessions/forms/a/session, which the page shows as a refusal of the person's account. If they should open this form, read the portal's log: the middleware logs the page origin it refused as not its own (behind a proxy, set Express's trust proxy; a development proxy must pass the page's Host on). Otherwise the middleware's authorize option, or the service, refused them.`,
+    ]);
   });
 
   it('define() on a tag another class holds says so and how to register under another name', async () => {

@@ -109,26 +109,36 @@ if (typeof document !== 'undefined') {
 }
 
 /**
- * A mint answered 404 or 405 with no SessionError (the element's `unknown`) came from a server
- * where nothing mints: the middleware answers every refusal with one (docs/contract.md#portal-codes).
- * A portal that did not mount it, or Next.js's `next start` (React Router's `react-router-serve`)
- * in place of the custom server that does, otherwise shows only "Something went wrong.". Not for
- * a page's own `fetchSession`.
+ * Two refusals of the element's own endpoint (not a page's `fetchSession`) that the page words for
+ * the person, not for whoever set the portal up:
+ * - 404 or 405 with no SessionError (the element's `unknown`) came from a server where nothing
+ *   mints: the middleware answers every refusal with one (docs/contract.md#portal-codes). A portal
+ *   that did not mount it, or Next.js's `next start` (React Router's `react-router-serve`) in place
+ *   of the custom server that does, otherwise shows only "Something went wrong.".
+ * - `forbidden` (403) is what the middleware answers a page origin it does not take for its own
+ *   (a proxy without trust proxy, a development proxy rewriting Host): every mint refused, the
+ *   person told their account cannot open the form, and only the portal's log names the origin.
  */
 const listened = new WeakSet<FormEmbedElement>();
-function watchForMissingEndpoint(element: FormEmbedElement) {
+function watchForRefusedEndpoint(element: FormEmbedElement) {
   if (listened.has(element)) return;
   listened.add(element);
   element.addEventListener('form-embed-error', ({ code, status }) => {
     const target = formTarget(element.formId, element.coreSlug);
-    if (!target || element.fetchSession || code !== 'unknown' || (status !== 404 && status !== 405))
-      return;
+    if (!target || element.fetchSession) return;
     const mount = new URL(element.endpoint, document.baseURI);
     const url = new URL(mount.href.replace(/\/$/, '') + mintPath(target));
-    warn(
-      element,
-      `its endpoint answered ${status} with no SessionError at ${url.href}, so nothing there mints. Mount @form-embed/express's Router at ${mount.pathname} on this origin (on Next.js or React Router 7, run the custom server that mounts it, not next start, react-router dev or react-router-serve), or set endpoint to where it is mounted.`,
-    );
+    if (code === 'unknown' && (status === 404 || status === 405)) {
+      warn(
+        element,
+        `its endpoint answered ${status} with no SessionError at ${url.href}, so nothing there mints. Mount @form-embed/express's Router at ${mount.pathname} on this origin (on Next.js or React Router 7, run the custom server that mounts it, not next start, react-router dev or react-router-serve), or set endpoint to where it is mounted.`,
+      );
+    } else if (code === 'forbidden' && status === 403) {
+      warn(
+        element,
+        `its endpoint answered forbidden (403) at ${url.href}, which the page shows as a refusal of the person's account. If they should open this form, read the portal's log: the middleware logs the page origin it refused as not its own (behind a proxy, set Express's trust proxy; a development proxy must pass the page's Host on). Otherwise the middleware's authorize option, or the service, refused them.`,
+      );
+    }
   });
 }
 
@@ -137,7 +147,7 @@ const { willUpdate } = prototype;
 prototype.willUpdate = function warnThenUpdate(this: FormEmbedElement, changed) {
   for (const message of misuses(this)) warn(this, message);
   watchForBlockedFrames(this);
-  watchForMissingEndpoint(this);
+  watchForRefusedEndpoint(this);
   willUpdate.call(this, changed);
 };
 
