@@ -38,9 +38,9 @@ export class FormEmbedElement extends FormEmbedStatus {
   // Aborting it ends the run's mint, waits, frame and frame listener; none while disconnected.
   #run?: AbortController;
   #target?: string; // the form and endpoint the run was started for
-  // The next frame comes with the lapse notice: a frame posted `expired`, or one that came with
-  // the notice could not redeem its handle. Set while that frame is up; a fresh start drops it.
-  #lapsed?: boolean;
+  // Truthy, the next frame comes with the lapse notice: a frame posted `expired`, or one still
+  // showing it could not redeem its handle. Set while that frame is up; a fresh start drops it.
+  #lapsed?: unknown;
   #remints!: () => boolean; // the framed page's remints, forgotten by a fresh start
 
   /** Mints a fresh session now and frames it, whatever the current state. */
@@ -206,10 +206,10 @@ export class FormEmbedElement extends FormEmbedStatus {
     this.renderRoot.append(frame);
     signal.addEventListener('abort', () => frame.remove());
     listenToFrame(frame, embedOrigin, signal, (state) => {
-      // This frame tells of a lapse and could not redeem its handle (`error` comes on load: its
-      // form never showed), or the session lapsed: the next frame, whoever remints (this run, a
-      // listener's remint(), a page that cancels this one and remints later), tells of it.
-      this.#lapsed ||= lapsed || state === 'expired';
+      // This frame still tells of a lapse (Dismiss, its one button, unpressed) and could not redeem
+      // its handle, or the session lapsed: the next frame, whoever remints (this run, a listener's
+      // remint(), a page that cancels this one and remints later), tells of it.
+      this.#lapsed ||= (lapsed && this.renderRoot.querySelector('button')) || state === 'expired';
       // A remint the page cancelled is none: it keeps the frame and counts for nothing. One a
       // listener made itself (remint(), which ends this run) counts as the element's would. A
       // listener that removed the element ended it: idle, it says nothing, not even the storm;

@@ -79,6 +79,16 @@ describe('<form-embed> lapse notice', () => {
     expect(notices).to.have.length(1);
   });
 
+  it("a notice the person dismissed is not told again when its frame's page then posts error (its used handle, reloaded)", async () => {
+    const mounted = await remintAfter('expired');
+    statusOf(mounted.element).querySelector('button')?.click();
+    await settle(mounted.element);
+    const notices = record(mounted.element, 'form-embed-notice');
+    await remintAfter('error', mounted);
+    expect(statusOf(mounted.element).textContent).to.equal('');
+    expect(notices).to.have.length(0);
+  });
+
   it("a remint after the notice's frame showed its form, the page's own or after error, takes the notice away", async () => {
     const mounted = await remintAfter('expired');
     await remintAfter('error', mounted); // the notice passed on to this frame, which shows its form
