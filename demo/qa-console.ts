@@ -95,31 +95,45 @@ function embed(choice: string, title: string, typed = false) {
 }
 
 const catalogueError = byId<HTMLParagraphElement>('catalogue-error');
-/** Says under the catalogue why it could not be listed (read with the list), or nothing. */
+const listAgain = byId<HTMLButtonElement>('catalogue-retry');
+/**
+ * Says under the catalogue why it could not be listed (read with the list), with List again, or
+ * nothing.
+ */
 function sayCatalogueError(problem: string | undefined) {
   catalogueError.textContent = problem ?? '';
   catalogueError.hidden = !problem;
+  listAgain.hidden = !problem;
   if (problem) formSelect.setAttribute('aria-describedby', catalogueError.id);
   else formSelect.removeAttribute('aria-describedby');
 }
 
+/** The listings started: an answer to any but the last is another user's, or stale. */
+let listings = 0;
+
 /** Lists the catalogue for whoever is signed in, then embeds the form chosen, unless `listOnly`. */
 async function loadCatalogue(listOnly = false) {
+  const listing = ++listings;
   listedSignedOut = signIn.isSignedOut();
   const answer = await fetch('/form-sessions/forms', { cache: 'no-store' });
+  const body: unknown = await answer.json().catch(() => undefined);
+  // Another user signed in, or List again was pressed, while this answer was on its way.
+  if (listing !== listings) return;
   formSelect.replaceChildren();
   sayCatalogueError(undefined);
   if (!answer.ok) {
     // The middleware's SessionError: on a real service a wrong FORM_EMBED_API_KEY or base URL
     // shows here first, and the tester should not have to open the network panel to learn it.
-    const error = readSessionError(await answer.json().catch(() => undefined));
+    const error = readSessionError(body);
     formSelect.add(new Option(`Catalogue unavailable (${answer.status})`, ''));
     sayCatalogueError(
       `${error ? `${error.code}: ${error.message}` : 'No SessionError came back.'} The terminal running npm start says why.`,
     );
+    // The form the address names, or the tester chose, all the same: its mint says what fails.
+    if (!listOnly && chosen) embed(chosen.choice, chosen.title, chosen.typed);
     return;
   }
-  listForms(((await answer.json()) as Catalogue).forms);
+  listForms((body as Catalogue).forms);
   // A new user keeps the form the tester chose, typed or picked (if this user's list has it),
   // rather than the list's first one, which that user may well be unable to open.
   const kept = chosen;
@@ -201,6 +215,8 @@ formOther.addEventListener('input', () => {
   if (formOther.hasAttribute('aria-invalid')) sayInvalid(formOther, formOtherError, '');
 });
 byId('clear-log').addEventListener('click', () => log.replaceChildren());
+// A form on the page stays as it is (its own Try again, or Remint, frames it again).
+listAgain.addEventListener('click', () => loadCatalogue(Boolean(current())));
 
 // Not awaited: the form is embedded even while the sandbox has yet to say what is armed.
 if (config.mode === 'sandbox') {

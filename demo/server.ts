@@ -26,6 +26,8 @@ export interface DemoOptions {
   sandbox?: SandboxOptions;
   /** The middleware's limits a minute (`limit.mints`, `catalogue`, `signedOutMints`). */
   limits?: Pick<LimitCounts, 'mints' | 'catalogue' | 'signedOutMints'>;
+  /** How long the middleware keeps the catalogue's reads (`catalogue.cacheTtlMs`); 0 for none. */
+  catalogueCacheTtlMs?: number;
   /** Where the middleware keeps its per-user counts (`limit.store`). Defaults to memory. */
   limitStore?: Store;
   /**
@@ -108,7 +110,7 @@ function mountPortal(app: express.Express, options: DemoOptions, sandbox: Sandbo
       ? { ...options.limits, store: options.limitStore, prefix: 'form-embed-demo:' }
       : { ...options.limits },
     // The signed-out persona still sees the forms that need no user.
-    catalogue: { anonymous: true },
+    catalogue: { anonymous: true, cacheTtlMs: options.catalogueCacheTtlMs },
   });
   app.use('/form-sessions', portal);
   mountDemoRoutes(app, sandbox, realUser);

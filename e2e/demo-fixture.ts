@@ -8,18 +8,17 @@ import { type Demo, type DemoOptions, startDemo } from '../demo/server.js';
  * portal frames the embeds cross-site as in production; it serves the pages the global setup
  * built. Tests start from a reset sandbox.
  */
+/** A worker's demo, unless a spec's `test.use({demoOptions})` asks for another. */
+export const workerDemoOptions: DemoOptions = {
+  port: 0,
+  // A worker's tests share one portal, and signed out one client address: its fifty-odd page
+  // loads a minute outrun the middleware's defaults (30 catalogue requests a minute).
+  limits: { mints: 1000, catalogue: 1000, signedOutMints: 1000 },
+  pages: process.env.FORM_EMBED_DEMO_PAGES,
+};
+
 export const test = base.extend<{ demo: Demo }, { demoOptions: DemoOptions; workerDemo: Demo }>({
-  demoOptions: [
-    {
-      port: 0,
-      // A worker's tests share one portal, and signed out one client address: its fifty-odd
-      // page loads a minute outrun the middleware's defaults (30 catalogue reads a minute, under
-      // which the console frames nothing).
-      limits: { mints: 1000, catalogue: 1000, signedOutMints: 1000 },
-      pages: process.env.FORM_EMBED_DEMO_PAGES,
-    },
-    { scope: 'worker', option: true },
-  ],
+  demoOptions: [workerDemoOptions, { scope: 'worker', option: true }],
   workerDemo: [
     async ({ demoOptions }, use) => {
       const demo = await startDemo(demoOptions);
