@@ -116,7 +116,7 @@ function latencyBox() {
   const checkLatency = wholeNumberBox(
     'latency',
     { min: 0, max: MAX_LATENCY_MS, unit: 'milliseconds' },
-    (ms) => control('latency', { ms }),
+    (ms) => control('latency', { ms }, `upstream latency ${ms} ms.`),
   );
   latencyInput.addEventListener('input', () => {
     typed = true;

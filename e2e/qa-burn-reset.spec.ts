@@ -37,7 +37,7 @@ test('Reset leaves the sandbox, the latency box, the armed count and the form as
   const box = page.getByLabel('Upstream latency (ms)');
   await box.fill('1500');
   await page.getByRole('button', { name: 'Set', exact: true }).click();
-  await expect(result).toHaveText('Done: latency');
+  await expect(result).toHaveText('Done: upstream latency 1500 ms.');
   await page.selectOption('#fail-code', 'user_not_found');
   await page.getByRole('button', { name: 'Arm', exact: true }).click();
   await expect(armed).toHaveText('Armed failures: 1 (the next mint fails).');

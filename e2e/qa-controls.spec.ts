@@ -40,8 +40,8 @@ for (const control of [
     refused: ['1e3', '1.5', '-5', '0x10', '', '60001', '1,000'],
     // Its least, which turns latency off, and one pasted with spaces around it.
     taken: [
-      { typed: '0', body: { ms: 0 }, done: 'Done: latency' },
-      { typed: ' 1500 ', body: { ms: 1500 }, done: 'Done: latency' },
+      { typed: '0', body: { ms: 0 }, done: 'Done: upstream latency 0 ms.' },
+      { typed: ' 1500 ', body: { ms: 1500 }, done: 'Done: upstream latency 1500 ms.' },
     ],
   },
   {
@@ -251,7 +251,7 @@ test('the latency box takes its bound, 60000; checks nothing before Set; and a r
   );
   await box.fill('60000');
   await set.click();
-  await expect(result).toHaveText('Done: latency');
+  await expect(result).toHaveText('Done: upstream latency 60000 ms.');
   await expect(box).not.toHaveAttribute('aria-invalid');
   await box.fill('60001');
   await set.click();
@@ -289,7 +289,7 @@ test('after a reload the latency box shows the latency the sandbox holds, not it
   const { box, set } = latencyControls(page);
   await box.fill('250');
   await set.click();
-  await expect(page.locator('#control-result')).toHaveText('Done: latency');
+  await expect(page.locator('#control-result')).toHaveText('Done: upstream latency 250 ms.');
   await page.reload();
   await expect(box).toHaveValue('250');
   // Each page's mint, held up by the latency, is answered before the page goes.
