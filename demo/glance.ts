@@ -30,15 +30,18 @@ export function glanceAt(slot: HTMLElement, log: HTMLOListElement): void {
     const room = bar.offsetHeight && bar.offsetHeight + 12;
     document.documentElement.style.scrollPaddingTop = room ? `${room}px` : '';
   }).observe(bar);
+  const noEvent = () => {
+    last.textContent = 'No event yet.';
+    time.textContent = '';
+  };
   new MutationObserver(() => {
     count.textContent = `(${log.children.length})`;
+    // Cleared: the last event goes with the log's.
+    if (!log.children.length) noEvent();
   }).observe(log, { childList: true });
   new MutationObserver((records) => {
     // Another form: the last event was the previous element's.
-    if (records.some((record) => record.type === 'childList')) {
-      last.textContent = 'No event yet.';
-      time.textContent = '';
-    }
+    if (records.some((record) => record.type === 'childList')) noEvent();
     const state = slot.querySelector('form-embed')?.getAttribute('state') ?? 'idle';
     badge.textContent = state;
     badge.dataset.state = state;

@@ -257,6 +257,10 @@ test.describe('at 390 px, the console’s glance bar', () => {
     expect(await uncovered(page, '#state'), 'the stage’s state uncovered').toBe(true);
     await glance.getByRole('link', { name: /^Events/ }).click();
     await expect(page.getByRole('heading', { name: 'Events' })).toBeInViewport();
+    // Clear empties the bar's last event with the log, where the bar kept its last session.
+    await page.getByRole('button', { name: 'Clear' }).click();
+    await expect(glance.getByRole('link', { name: 'Events (0)' })).toBeVisible();
+    await expect(glance).toContainText('No event yet.');
     await glance.getByRole('link', { name: 'Controls' }).click();
     expect(await uncovered(page, '#controls-heading'), 'the controls’ heading uncovered').toBe(
       true,
