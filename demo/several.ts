@@ -18,7 +18,16 @@ for (const { id, attribute, value, title } of embeds) {
   // Built node by node: under the portal's Trusted Types an innerHTML string is refused.
   const bar = Object.assign(document.createElement('div'), { className: 'state-bar' });
   const badge = Object.assign(document.createElement('span'), { className: 'state' });
-  bar.append(`${title} `, badge);
+  const burn = Object.assign(document.createElement('button'), {
+    type: 'button',
+    textContent: 'Burn its handle (reload the frame)',
+  });
+  // As the console's Burn: its frame redeems the single-use handle again, and posts error.
+  burn.addEventListener('click', () => {
+    const frame = element.shadowRoot?.querySelector('iframe');
+    if (frame) frame.setAttribute('src', frame.src);
+  });
+  bar.append(`${title} `, badge, burn);
   const element = document.createElement('form-embed');
   element.id = `embed-${id}`;
   element.setAttribute(attribute, value);

@@ -61,10 +61,11 @@ test('embedded form message (docs/contract.md#embedded-form-message): forged mes
   await expectNoRemint(page, element, src);
 });
 
-test('embedded form message (docs/contract.md#embedded-form-message): several embeds on a page never react to each other', async ({
-  page,
-  demo,
-}) => {
+/**
+ * Opens the Several embeds page, its events recorded, once each of its three forms shows; the
+ * srcs of their frames, in the page's order (ms, open, core).
+ */
+async function openSeveral(page: Page, demo: Demo) {
   await recordEvents(page);
   await page.goto(`${demo.url}/several.html`);
   const ids = ['embed-ms', 'embed-open', 'embed-core'];
@@ -72,9 +73,14 @@ test('embedded form message (docs/contract.md#embedded-form-message): several em
     await expect(page.locator(`#${id}`)).toHaveAttribute('state', 'framed');
     await expect(submitOf(page, `#${id}`)).toBeVisible();
   }
-  const srcs = await Promise.all(
-    ids.map((id) => page.locator(`#${id} iframe`).getAttribute('src')),
-  );
+  return Promise.all(ids.map((id) => page.locator(`#${id} iframe`).getAttribute('src')));
+}
+
+test('embedded form message (docs/contract.md#embedded-form-message): several embeds on a page never react to each other', async ({
+  page,
+  demo,
+}) => {
+  const srcs = await openSeveral(page, demo);
 
   demo.sandbox?.control.expireSessions();
   await submitOf(page, '#embed-open').click();
@@ -87,6 +93,24 @@ test('embedded form message (docs/contract.md#embedded-form-message): several em
 
   const remints = (await eventsOf(page)).filter((e) => e.type === 'form-embed-remint');
   expect(remints.map((e) => e.target)).toEqual(['embed-open']);
+  expect(await page.locator('#embed-ms iframe').getAttribute('src')).toBe(srcs[0]);
+  expect(await page.locator('#embed-core iframe').getAttribute('src')).toBe(srcs[2]);
+});
+
+test('several embeds: each card’s Burn reloads that frame alone, and only its element remints (reason error)', async ({
+  page,
+  demo,
+}) => {
+  const srcs = await openSeveral(page, demo);
+  await page
+    .getByRole('region', { name: 'Feedback' })
+    .getByRole('button', { name: 'Burn its handle (reload the frame)' })
+    .click();
+  await expect.poll(() => page.locator('#embed-open iframe').getAttribute('src')).not.toBe(srcs[1]);
+  await expect(submitOf(page, '#embed-open')).toBeVisible();
+  await messagesDelivered(page, page.locator('#embed-open'));
+  const remints = (await eventsOf(page)).filter((e) => e.type === 'form-embed-remint');
+  expect(remints.map((e) => [e.target, e.detail.reason])).toEqual([['embed-open', 'error']]);
   expect(await page.locator('#embed-ms iframe').getAttribute('src')).toBe(srcs[0]);
   expect(await page.locator('#embed-core iframe').getAttribute('src')).toBe(srcs[2]);
 });
