@@ -126,6 +126,15 @@ describe('<form-embed> lapse notice', () => {
     expect(statusOf(mounted.element).textContent).to.equal('');
   });
 
+  it('a notice the page suppressed (preventDefault) is told once a lapse: its frame then posting error fires no second form-embed-notice', async () => {
+    const mounted = await mountFramed();
+    const events = record(mounted.element, 'form-embed-notice');
+    mounted.element.addEventListener('form-embed-notice', (event) => event.preventDefault());
+    await remintAfter('expired', mounted);
+    await remintAfter('error', mounted);
+    expect(events).to.have.length(1);
+  });
+
   it('the messages key `lapsed` replaces its text, and an empty one suppresses it', async () => {
     const mounted = await mountFramed();
     mounted.element.messages = { lapsed: 'Session renewed.' };

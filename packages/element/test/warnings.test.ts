@@ -211,10 +211,17 @@ describe('<form-embed> development warnings', () => {
           form-id="b"
           .fetchSession=${() => Promise.reject({ name: 'FormSessionError', code: 'forbidden', status: 403, retryable: false })}
         ></form-embed>`,
+        // On another origin a refused page origin fails at the preflight: no proxy advice there.
+        html`<form-embed
+          form-id="c"
+          endpoint="https://api.portal.example/form-sessions"
+          .allowedEndpointOrigins=${['https://api.portal.example']}
+        ></form-embed>`,
       ],
     );
     expect(seen).to.deep.equal([
       `<form-embed form-id="a" state="failed">: its endpoint answered forbidden (403) at ${location.origin}/form-sessions/forms/a/session, which the page shows as a refusal of the person's account. If they should open this form, read the portal's log: the middleware logs the page origin it refused as not its own (behind a proxy, set Express's trust proxy; a development proxy must pass the page's Host on). Otherwise the middleware's authorize option, or the service, refused them.`,
+      `<form-embed form-id="c" endpoint="https://api.portal.example/form-sessions" state="failed">: its endpoint answered forbidden (403) at https://api.portal.example/form-sessions/forms/c/session, which the page shows as a refusal of the person's account. The middleware's authorize option, or the service, refused them.`,
     ]);
   });
 

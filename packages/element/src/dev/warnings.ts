@@ -134,9 +134,15 @@ function watchForRefusedEndpoint(element: FormEmbedElement) {
         `its endpoint answered ${status} with no SessionError at ${url.href}, so nothing there mints. Mount @form-embed/express's Router at ${mount.pathname} on this origin (on Next.js or React Router 7, run the custom server that mounts it, not next start, react-router dev or react-router-serve), or set endpoint to where it is mounted.`,
       );
     } else if (code === 'forbidden' && status === 403) {
+      // On another origin the middleware refuses a page's origin at the preflight, which the page
+      // sees as a network failure: its 403 there is authorize's, or the service's.
+      const why =
+        mount.origin === location.origin
+          ? "If they should open this form, read the portal's log: the middleware logs the page origin it refused as not its own (behind a proxy, set Express's trust proxy; a development proxy must pass the page's Host on). Otherwise the middleware's authorize option, or the service, refused them."
+          : "The middleware's authorize option, or the service, refused them.";
       warn(
         element,
-        `its endpoint answered forbidden (403) at ${url.href}, which the page shows as a refusal of the person's account. If they should open this form, read the portal's log: the middleware logs the page origin it refused as not its own (behind a proxy, set Express's trust proxy; a development proxy must pass the page's Host on). Otherwise the middleware's authorize option, or the service, refused them.`,
+        `its endpoint answered forbidden (403) at ${url.href}, which the page shows as a refusal of the person's account. ${why}`,
       );
     }
   });
