@@ -46,10 +46,13 @@ byId('service-user-text').textContent = config.serviceUser
 /** The catalogue was last listed with nobody signed in, after Sign out. */
 let listedSignedOut = false;
 const signIn = portalSignIn(config, {
-  userChanged: () => loadCatalogue(),
+  userChanged: async () => {
+    await loadCatalogue();
+  },
   async signedInAgain() {
     // Listed signed out (the page was reloaded since Sign out): this user's list may be longer.
-    if (listedSignedOut) await loadCatalogue(true);
+    // A listing begun since (another user) embeds its own form: reminting that one would mint twice.
+    if (listedSignedOut && !(await loadCatalogue(true))) return;
     current()?.remint();
   },
 });
@@ -111,27 +114,31 @@ function sayCatalogueError(problem: string | undefined) {
 /** The listings started: an answer to any but the last is another user's, or stale. */
 let listings = 0;
 
-/** Lists the catalogue for whoever is signed in, then embeds the form chosen, unless `listOnly`. */
-async function loadCatalogue(listOnly = false) {
+/**
+ * Lists the catalogue for whoever is signed in, then embeds the form chosen, unless `listOnly`.
+ * False when a later listing began meanwhile: this one then changes nothing.
+ */
+async function loadCatalogue(listOnly = false): Promise<boolean> {
   const listing = ++listings;
   listedSignedOut = signIn.isSignedOut();
-  const answer = await fetch('/form-sessions/forms', { cache: 'no-store' });
-  const body: unknown = await answer.json().catch(() => undefined);
+  // No answer at all (the portal stopped) is a failure as any other, with List again.
+  const answer = await fetch('/form-sessions/forms', { cache: 'no-store' }).catch(() => undefined);
+  const body: unknown = await answer?.json().catch(() => undefined);
   // Another user signed in, or List again was pressed, while this answer was on its way.
-  if (listing !== listings) return;
+  if (listing !== listings) return false;
   formSelect.replaceChildren();
   sayCatalogueError(undefined);
-  if (!answer.ok) {
+  if (!answer?.ok) {
     // The middleware's SessionError: on a real service a wrong FORM_EMBED_API_KEY or base URL
     // shows here first, and the tester should not have to open the network panel to learn it.
     const error = readSessionError(body);
-    formSelect.add(new Option(`Catalogue unavailable (${answer.status})`, ''));
+    formSelect.add(new Option(`Catalogue unavailable (${answer?.status ?? 'no answer'})`, ''));
     sayCatalogueError(
       `${error ? `${error.code}: ${error.message}` : 'No SessionError came back.'} The terminal running npm start says why.`,
     );
     // The form the address names, or the tester chose, all the same: its mint says what fails.
     if (!listOnly && chosen) embed(chosen.choice, chosen.title, chosen.typed);
-    return;
+    return true;
   }
   listForms((body as Catalogue).forms);
   // A new user keeps the form the tester chose, typed or picked (if this user's list has it),
@@ -143,20 +150,21 @@ async function loadCatalogue(listOnly = false) {
     if (kept && listed && !kept.typed) formSelect.value = kept.choice;
     else formSelect.selectedIndex = -1;
     if (!listOnly && kept) embed(kept.choice, kept.title, true);
-    return;
+    return true;
   }
   if (kept && !listed && listedSignedOut) {
     // Reloaded after Sign out (the address names the form): the form stays, as it was on the page
     // the tester signed out under, though nobody's list has it; Sign in again remints it.
     formSelect.selectedIndex = -1;
     embed(kept.choice, kept.title);
-    return;
+    return true;
   }
   if (kept && listed) formSelect.value = kept.choice;
   embed(formSelect.value, formSelect.selectedOptions[0]?.text ?? 'Embedded form');
   // The list's first stands in for this user only: the tester's choice still holds for the next
   // user whose list has it (Alex's Google form, through Nobody, who sees only the open form).
   if (kept && !listed) chosen = kept;
+  return true;
 }
 
 /** The catalogue's forms as the options of the list, grouped by the kind of sign-in. */

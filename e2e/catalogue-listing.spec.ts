@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import type { Demo } from '../demo/server.js';
-import { expect, openFramedConsole, test, workerDemoOptions } from './demo-fixture.js';
+import { countMints, expect, openFramedConsole, test, workerDemoOptions } from './demo-fixture.js';
 
 // The QA console lists the catalogue (`GET /form-sessions/forms`) for whoever is signed in: a
 // listing answered late, or refused, must not leave the console showing what another user sees,
@@ -67,6 +67,28 @@ test('a portal user’s listing answered after the next user’s does not replac
   await expect(element).toHaveAttribute('form-id', 'form_open');
   await expect(element).toHaveAttribute('state', 'framed');
   await expect(user).toHaveValue('anonymous');
+});
+
+test('Sign in again whose listing is overtaken by another portal user’s leaves that user’s form to its one mint', async ({
+  page,
+  demo,
+}) => {
+  const element = await openFramedConsole(page, demo);
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  // Reloaded signed out, the console lists again on Sign in again (the user's list may be longer).
+  await page.reload();
+  await expect(element).toHaveAttribute('state', 'framed');
+  const held = await holdNextListing(page);
+  await page.getByRole('button', { name: 'Sign in again' }).click();
+  const mints = countMints(page);
+  await page.getByLabel('Portal user').selectOption('megan');
+  await expect(element).toHaveAttribute('state', 'framed');
+  held.release();
+  await held.answered;
+  // The overtaken listing changes nothing and reminds nothing: Megan's form was minted once.
+  await expect(element).toHaveAttribute('state', 'framed');
+  await expect(page.getByLabel('Portal user')).toHaveValue('megan');
+  expect(mints.count).toBe(1);
 });
 
 test.describe('a catalogue the service could not list', () => {
