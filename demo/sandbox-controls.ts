@@ -8,6 +8,7 @@ import {
   SessionErrorCodes,
   UNKNOWN_CODE_STATUS,
 } from '@form-embed/protocol/browser';
+import { burnHandle } from './burn-handle.js';
 import { resultSayer } from './control-result.js';
 import { byId } from './dom.js';
 import { wholeNumberBox } from './whole-number-box.js';
@@ -150,10 +151,9 @@ function controlActions(
   return {
     expire: () => control('expire-sessions'),
     burn: () => {
-      // Navigating the frame to its embedUrl again redeems the single-use handle a second time.
-      const frame = current()?.shadowRoot?.querySelector('iframe');
-      if (frame) frame.setAttribute('src', frame.src);
-      resultSayer()(frame ? 'Done: burn (the frame reloaded)' : 'No frame to reload.');
+      resultSayer()(
+        burnHandle(current()) ? 'Done: burn (the frame reloaded)' : 'No frame to reload.',
+      );
     },
     remint: () => {
       current()?.remint();

@@ -1,4 +1,5 @@
 import '@form-embed/element/define';
+import { burnHandle } from './burn-handle.js';
 import { byId } from './dom.js';
 import { logEvents, showState } from './event-log.js';
 import { renderHeader } from './page-header.js';
@@ -15,6 +16,10 @@ for (const { id, attribute, value, title } of embeds) {
   const card = document.createElement('section');
   card.className = 'stage';
   card.setAttribute('aria-label', title);
+  const element = document.createElement('form-embed');
+  element.id = `embed-${id}`;
+  element.setAttribute(attribute, value);
+  element.setAttribute('frame-title', title);
   // Built node by node: under the portal's Trusted Types an innerHTML string is refused.
   const bar = Object.assign(document.createElement('div'), { className: 'state-bar' });
   const badge = Object.assign(document.createElement('span'), { className: 'state' });
@@ -22,16 +27,8 @@ for (const { id, attribute, value, title } of embeds) {
     type: 'button',
     textContent: 'Burn its handle (reload the frame)',
   });
-  // As the console's Burn: its frame redeems the single-use handle again, and posts error.
-  burn.addEventListener('click', () => {
-    const frame = element.shadowRoot?.querySelector('iframe');
-    if (frame) frame.setAttribute('src', frame.src);
-  });
+  burn.addEventListener('click', () => burnHandle(element));
   bar.append(`${title} `, badge, burn);
-  const element = document.createElement('form-embed');
-  element.id = `embed-${id}`;
-  element.setAttribute(attribute, value);
-  element.setAttribute('frame-title', title);
   const log = Object.assign(document.createElement('div'), { className: 'log' });
   const list = log.appendChild(document.createElement('ol'));
   list.dataset.log = id;

@@ -1,6 +1,12 @@
-import type { Page } from '@playwright/test';
 import type { Demo } from '../demo/server.js';
-import { countMints, expect, openFramedConsole, test, workerDemoOptions } from './demo-fixture.js';
+import {
+  countMints,
+  expect,
+  holdNextListing,
+  openFramedConsole,
+  test,
+  workerDemoOptions,
+} from './demo-fixture.js';
 
 // The QA console lists the catalogue (`GET /form-sessions/forms`) for whoever is signed in: a
 // listing answered late, or refused, must not leave the console showing what another user sees,
@@ -9,29 +15,6 @@ import { countMints, expect, openFramedConsole, test, workerDemoOptions } from '
 // The catalogue's reads uncached, so that the service's failures reach it at once: a worker demo
 // of its own for this file.
 test.use({ demoOptions: { ...workerDemoOptions, catalogueCacheTtlMs: 0 } });
-
-/**
- * Holds the portal's answer to the browser's next catalogue request (the portal has read who is
- * signed in and answered) until `release()`, as a slow service would; `answered` resolves once the
- * page has it.
- */
-async function holdNextListing(page: Page) {
-  let release = () => {};
-  const released = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  const answered = page.waitForResponse(/\/form-sessions\/forms$/);
-  await page.route(
-    /\/form-sessions\/forms$/,
-    async (route) => {
-      const response = await route.fetch();
-      await released;
-      await route.fulfill({ response });
-    },
-    { times: 1 },
-  );
-  return { release, answered };
-}
 
 /**
  * The service refuses the key until the sandbox is reset: the catalogue's reads, and the form's

@@ -3,11 +3,6 @@ import { test as base, expect, type Frame, type Locator, type Page } from '@play
 import type { PersonaId } from '../demo/personas.js';
 import { type Demo, type DemoOptions, startDemo } from '../demo/server.js';
 
-/**
- * Each worker gets its own demo portal (on `localhost`) and sandbox (on 127.0.0.1), so the
- * portal frames the embeds cross-site as in production; it serves the pages the global setup
- * built. Tests start from a reset sandbox.
- */
 /** A worker's demo, unless a spec's `test.use({demoOptions})` asks for another. */
 export const workerDemoOptions: DemoOptions = {
   port: 0,
@@ -17,6 +12,11 @@ export const workerDemoOptions: DemoOptions = {
   pages: process.env.FORM_EMBED_DEMO_PAGES,
 };
 
+/**
+ * Each worker gets its own demo portal (on `localhost`) and sandbox (on 127.0.0.1), so the
+ * portal frames the embeds cross-site as in production; it serves the pages the global setup
+ * built. Tests start from a reset sandbox.
+ */
 export const test = base.extend<{ demo: Demo }, { demoOptions: DemoOptions; workerDemo: Demo }>({
   demoOptions: [workerDemoOptions, { scope: 'worker', option: true }],
   workerDemo: [
@@ -104,10 +104,7 @@ export function countMints(page: Page): { readonly count: number } {
  * the sandbox delaying its answers by a wall-clock guess.
  */
 export async function holdNextMint(page: Page): Promise<{ release(): void }> {
-  let release = () => {};
-  const released = new Promise<void>((resolve) => {
-    release = resolve;
-  });
+  const { release, released } = gate();
   await page.route(
     /\/form-sessions\/.+\/session$/,
     async (route) => {
@@ -117,6 +114,35 @@ export async function holdNextMint(page: Page): Promise<{ release(): void }> {
     { times: 1 },
   );
   return { release };
+}
+
+/**
+ * Holds the portal's answer to the browser's next catalogue request (the portal has read who is
+ * signed in and answered) until `release()`, as a slow service would; `answered` resolves once the
+ * page has it.
+ */
+export async function holdNextListing(page: Page) {
+  const { release, released } = gate();
+  const answered = page.waitForResponse(/\/form-sessions\/forms$/);
+  await page.route(
+    /\/form-sessions\/forms$/,
+    async (route) => {
+      const response = await route.fetch();
+      await released;
+      await route.fulfill({ response });
+    },
+    { times: 1 },
+  );
+  return { release, answered };
+}
+
+/** `released`, settled by `release()`. */
+function gate() {
+  let release = () => {};
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  return { release, released };
 }
 
 /**
