@@ -8,7 +8,7 @@ import {
   SessionErrorCodes,
   UNKNOWN_CODE_STATUS,
 } from '@form-embed/protocol/browser';
-import { burnHandle } from './burn-handle.js';
+import { type Burnt, burnHandle } from './burn-handle.js';
 import { resultSayer } from './control-result.js';
 import { byId } from './dom.js';
 import { wholeNumberBox } from './whole-number-box.js';
@@ -142,6 +142,12 @@ function latencyBox() {
   };
 }
 
+const burnSaid: Record<Burnt, string> = {
+  burnt: 'Done: burn (the frame reloaded)',
+  'no handle': 'Done: the frame reloaded; this form has no handle (provider none), so no remint.',
+  'no frame': 'No frame to reload.',
+};
+
 /** What each `data-action` button does. */
 function controlActions(
   current: () => FormEmbedElement | null,
@@ -150,11 +156,7 @@ function controlActions(
 ): Record<string, () => unknown> {
   return {
     expire: () => control('expire-sessions'),
-    burn: () => {
-      resultSayer()(
-        burnHandle(current()) ? 'Done: burn (the frame reloaded)' : 'No frame to reload.',
-      );
-    },
+    burn: () => resultSayer()(burnSaid[burnHandle(current())]),
     remint: () => {
       current()?.remint();
       resultSayer()(current() ? 'Done: remint' : 'No form to remint.');

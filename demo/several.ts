@@ -28,6 +28,12 @@ for (const { id, attribute, value, title } of embeds) {
     textContent: 'Burn its handle (reload the frame)',
   });
   burn.addEventListener('click', () => burnHandle(element));
+  // A form that needs no sign-in is framed with no handle: its button only reloads the frame.
+  element.addEventListener('form-embed-session', (event) => {
+    burn.textContent = event.expiresIn
+      ? 'Burn its handle (reload the frame)'
+      : 'Reload the frame (no handle to burn)';
+  });
   bar.append(`${title} `, badge, burn);
   const log = Object.assign(document.createElement('div'), { className: 'log' });
   const list = log.appendChild(document.createElement('ol'));

@@ -4,12 +4,21 @@ import it from '@form-embed/element/locales/it';
 import nl from '@form-embed/element/locales/nl';
 import type { Page } from '@playwright/test';
 import { expectNoAxeViolations } from './axe.js';
-import { eventsOf, expect, recordEvents, submitOf, test } from './demo-fixture.js';
+import {
+  eventsOf,
+  expect,
+  frameOf,
+  messagesDelivered,
+  recordEvents,
+  signIn as signInAs,
+  submitOf,
+  test,
+} from './demo-fixture.js';
 import { shoot } from './shoot.js';
 
 const element = (page: Page) => page.locator('#embed-slot form-embed');
 
-const signIn = {
+const signInSaid = {
   en: 'Sign in to open this form.',
   de: 'Melden Sie sich an, um dieses Formular zu öffnen.',
 };
@@ -30,7 +39,7 @@ for (const lang of ['en', 'de'] as const) {
 
     await expect(element(page)).toHaveAttribute('state', 'failed');
     const status = element(page).getByRole('status');
-    await expect(status).toHaveText(signIn[lang]);
+    await expect(status).toHaveText(signInSaid[lang]);
     await expect(status.getByRole('button')).toHaveCount(0);
     await shoot(page.locator('.stage'), testInfo, `${lang}-8-signed-out`);
     // The other shipped packs say it too, photographed by switching the console's language.
@@ -57,7 +66,7 @@ for (const lang of ['en', 'de'] as const) {
   });
 }
 
-test('signed out: a form that needs no user (authType none) is still framed, with no handle', async ({
+test('signed out: a form that needs no user (authType none) is still framed, with no handle; Burn says it has none to burn, and nothing remints', async ({
   page,
   demo,
 }) => {
@@ -75,6 +84,44 @@ test('signed out: a form that needs no user (authType none) is still framed, wit
   expect(session?.detail).toMatchObject({ provider: 'none', expiresIn: 0 });
   await expect(element(page)).toHaveAttribute('state', 'framed');
   await expect(submitOf(page)).toBeVisible();
+
+  // Reloaded, a frame with no handle opens its form again: no error to remint on.
+  await (await frameOf(element(page))).evaluate(() => {
+    (window as { beforeBurn?: true }).beforeBurn = true;
+  });
+  await page.getByRole('button', { name: 'Burn the handle (reload the frame)' }).click();
+  await expect(page.locator('#control-result')).toHaveText(
+    'Done: the frame reloaded; this form has no handle (provider none), so no remint.',
+  );
+  await expect
+    .poll(async () =>
+      (await frameOf(element(page))).evaluate(() => 'beforeBurn' in window).catch(() => true),
+    )
+    .toBe(false);
+  await expect(submitOf(page)).toBeVisible();
+  await messagesDelivered(page, element(page));
+  const events = (await eventsOf(page)).map((e) => e.type);
+  expect(events.filter((type) => type === 'form-embed-remint')).toEqual([]);
+  expect(events.filter((type) => type === 'form-embed-session')).toHaveLength(before + 1);
+  await expect(element(page)).toHaveAttribute('state', 'framed');
+});
+
+test('several embeds signed out: the card of the form with no handle offers to reload its frame, not to burn a handle', async ({
+  page,
+  demo,
+}) => {
+  await signInAs(page, demo, 'anonymous');
+  await page.goto(`${demo.url}/several.html`);
+  const card = (name: string) => page.getByRole('region', { name });
+  await expect(page.locator('#embed-open')).toHaveAttribute('state', 'framed');
+  await expect(card('Feedback').getByRole('button')).toHaveText(
+    'Reload the frame (no handle to burn)',
+  );
+  // The others need a user: refused, they were never framed, and keep the label they started with.
+  await expect(page.locator('#embed-ms')).toHaveAttribute('state', 'failed');
+  await expect(card('IT request').getByRole('button')).toHaveText(
+    'Burn its handle (reload the frame)',
+  );
 });
 
 /**
@@ -163,7 +210,7 @@ test('a reload after Sign out keeps the form the tester chose on the page, thoug
   await page.reload();
   // The page as the tester left it: Alex's Google form, which a signed-out mint cannot open.
   await expect(element(page)).toHaveAttribute('form-id', 'form_google');
-  await expect(element(page).getByRole('status')).toHaveText(signIn.en);
+  await expect(element(page).getByRole('status')).toHaveText(signInSaid.en);
   await page.getByRole('button', { name: 'Sign in again' }).click();
   await expect(element(page)).toHaveAttribute('state', 'framed');
   await expect(element(page)).toHaveAttribute('form-id', 'form_google');
