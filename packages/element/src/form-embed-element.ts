@@ -85,12 +85,10 @@ export class FormEmbedElement extends FormEmbedStatus {
   // frame and what was typed. The target is noted first, so that a connect notes it too.
   protected override willUpdate() {
     this._paintStatus();
-    if (
-      // biome-ignore lint/suspicious/noAssignInExpressions: a const and a second statement cost 2 B more, past 6,144.
-      // biome-ignore lint/style/useTemplate: fewer bytes than a template (as in form-embed-status.ts).
-      this.#target !== (this.#target = [this.formId, this.coreSlug, this.endpoint] + '') ||
-      !this.#run
-    ) {
+    // biome-ignore lint/style/useTemplate: fewer bytes than a template (as in form-embed-status.ts).
+    const target = [this.formId, this.coreSlug, this.endpoint] + '';
+    if (this.#target !== target || !this.#run) {
+      this.#target = target;
       this.#restart(true);
     }
   }

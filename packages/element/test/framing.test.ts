@@ -14,6 +14,7 @@ import {
   session,
   settle,
   statusOf,
+  when,
 } from './helpers.js';
 
 describe('<form-embed> framing', () => {
@@ -166,18 +167,29 @@ describe('<form-embed> framing', () => {
       // Inserting it there adopts it: reconnected, it starts afresh and frames in that document.
       host.contentDocument?.body.append(element);
       await settle(element);
-      calls.at(-1)?.resolve(session());
-      await settle(element);
-      expect(element.state).to.equal('framed');
+      // The framed page posts `error` to its parent, the window of the element's new document: a
+      // real post, its message a structured clone made in that window's realm, not this one's.
+      const framed = when(element, 'form-embed-session');
+      const reminted = when(element, 'form-embed-remint');
+      calls.at(-1)?.resolve(session({ embedUrl: embedUrl('error') }));
+      await framed;
       expect(getComputedStyle(element).display, 'its styles came along').to.equal('flex');
-      // The framed page posts to its parent, the window of the element's new document.
-      host.contentWindow?.dispatchEvent(
-        new MessageEvent('message', {
-          data: errorMessage(),
-          origin: embedOrigin,
-          source: frameOf(element)?.contentWindow ?? null,
-        }),
+      // Reminted, or its page loaded and every message it posted has reached the window: messages
+      // to one window arrive in the order posted, so the page's come before one posted after load.
+      const loaded = new Promise((resolve) =>
+        frameOf(element)?.addEventListener('load', resolve, { once: true }),
       );
+      const postedAfterLoad = loaded.then(
+        () =>
+          new Promise((resolve) => {
+            host.contentWindow?.addEventListener(
+              'message',
+              (e) => e.data === 'after' && resolve(0),
+            );
+            host.contentWindow?.postMessage('after', '*');
+          }),
+      );
+      await Promise.race([reminted, postedAfterLoad]);
       await mintCall(calls, 2);
       expect(calls).to.have.length(3);
     } finally {

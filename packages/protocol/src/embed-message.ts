@@ -20,11 +20,14 @@ export interface EmbedMessage {
  * object with those two own fields and no other. Anything else is not the service's message.
  */
 export function isEmbedMessage(data: unknown): data is EmbedMessage {
-  // A posted message is a structured clone: a plain object has this realm's Object.prototype, so
-  // with two own keys, `type` and `state` read below are those two. Read on `data` itself: an
-  // alias of it is one more name the minifier keeps in the element's bundle (6 B gzip).
+  // A posted message is a structured clone made in the receiving window's realm, which is not
+  // this module's once the element is moved into another window (Picture-in-Picture): a plain
+  // object is one whose prototype (some realm's Object.prototype) has none. With two own keys,
+  // `type` and `state` read below are then those two. Only a script can make an object that passes
+  // otherwise (a prototype of its own with none above it), and a page's script can remint anyway.
+  // Read on `data` itself: an alias is one more name the minifier keeps in the element's bundle.
   return (
-    Object.getPrototypeOf(data ?? 0) === Object.prototype &&
+    !Object.getPrototypeOf(Object.getPrototypeOf(data ?? 0) ?? 0) &&
     Reflect.ownKeys(data as EmbedMessage).length === 2 &&
     (data as EmbedMessage).type === EMBED_MESSAGE_TYPE &&
     ((data as EmbedMessage).state === 'error' || (data as EmbedMessage).state === 'expired')

@@ -1,10 +1,17 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { runInNewContext } from 'node:vm';
 import { EmbedMessageSchema, isEmbedMessage } from '../src/index.js';
 
 test('the embed message is exactly {type, state} with state error or expired', () => {
   assert.equal(isEmbedMessage({ type: 'service:form-session', state: 'error' }), true);
   assert.equal(isEmbedMessage({ state: 'expired', type: 'service:form-session' }), true);
+});
+
+test("a message made in another realm is the embed message too: a window's, once the element is in a Picture-in-Picture window", () => {
+  const data = runInNewContext("({ type: 'service:form-session', state: 'expired' })");
+  assert.notEqual(Object.getPrototypeOf(data), Object.prototype);
+  assert.equal(isEmbedMessage(data), true);
 });
 
 const forged: [string, unknown][] = [
@@ -24,6 +31,17 @@ const forged: [string, unknown][] = [
     Object.assign(Object.create({ type: 'service:form-session' }), { state: 'error', x: 1 }),
   ],
   ['a symbol key', { type: 'service:form-session', state: 'error', [Symbol('s')]: 1 }],
+  [
+    'no prototype',
+    Object.assign(Object.create(null), { type: 'service:form-session', state: 'error' }),
+  ],
+  ['a number', 0],
+  [
+    "another realm's class instance",
+    runInNewContext(
+      "Object.assign(new (class M {})(), { type: 'service:form-session', state: 'error' })",
+    ),
+  ],
 ];
 
 for (const [what, data] of forged) {
