@@ -8,6 +8,9 @@ export function embedOriginFor(origins: EmbedOrigins, target: FormTarget): strin
   return target.kind === 'form' ? origins.formsOrigin : origins.coreFormsOrigin;
 }
 
+/** How long after a failed read a page's `forPages` does not have the origins read again. */
+const PAGE_READ_PAUSE_MS = 10_000;
+
 /**
  * The embed origins from `GET /api/v1/me`, fetched once and shared: concurrent callers wait on
  * the same request. They change only when the organisation changes its forms domain, which
@@ -19,6 +22,9 @@ export class EmbedOriginCache {
   readonly #logger: Logger;
   #current: Promise<EmbedOrigins> | undefined;
   #lastGood: EmbedOrigins | undefined;
+  /** The read `prefetch` started, settled either way. */
+  #first: Promise<unknown> = Promise.resolve();
+  #pageReadAfter = 0;
 
   constructor(client: ServiceClient, logger: Logger) {
     this.#client = client;
@@ -31,7 +37,7 @@ export class EmbedOriginCache {
    * logged, and the first mint fetches again.
    */
   prefetch(): void {
-    this.get().catch((error: unknown) =>
+    this.#first = this.get().catch((error: unknown) =>
       this.#logger.warn(
         'the embed origins (GET /api/v1/me) could not be fetched at start; the first mint tries again',
         {
@@ -43,6 +49,23 @@ export class EmbedOriginCache {
 
   /** The origins last fetched, once there are any. */
   get lastGood(): EmbedOrigins | undefined {
+    return this.#lastGood;
+  }
+
+  /**
+   * For a page's Content-Security-Policy: the origins last fetched, after the first read has
+   * settled. Past that a page never waits: while no read has succeeded (the service down at
+   * start) it gets undefined at once, and has the origins read again in the background, at most
+   * once every PAGE_READ_PAUSE_MS, so that they come back with the service without a mint.
+   */
+  async forPages(): Promise<EmbedOrigins | undefined> {
+    await this.#first;
+    const idle = this.#lastGood === undefined && this.#current === undefined;
+    if (idle && Date.now() >= this.#pageReadAfter) {
+      this.#pageReadAfter = Date.now() + PAGE_READ_PAUSE_MS;
+      // Not logged: the failure at start was, and a mint's own read logs what it meets.
+      this.get().catch(() => {});
+    }
     return this.#lastGood;
   }
 

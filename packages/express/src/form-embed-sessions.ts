@@ -80,7 +80,6 @@ export function formEmbedSessions(options: FormEmbedSessionsOptions): FormEmbedS
   router.use(noSuchRoute);
   router.use(answerError(logger));
   return Object.assign(router, {
-    embedOrigins: async () =>
-      embedOrigins.lastGood ?? (await embedOrigins.get().catch(() => undefined)),
+    embedOrigins: () => embedOrigins.forPages(),
   });
 }

@@ -3,6 +3,7 @@ import { after, before, beforeEach, describe, test } from 'node:test';
 import { formEmbedSessions } from '@form-embed/express';
 import { MintResponseSchema, SessionErrorBodySchema } from '@form-embed/protocol';
 import { fixtureIds, fixtureKeys, type Sandbox, startSandbox } from '@form-embed/sandbox';
+import FakeTimers from '@sinonjs/fake-timers';
 import { mountMiddleware } from './helpers/harness.js';
 import { SecretWatch } from './helpers/secret-watch.js';
 
@@ -105,5 +106,63 @@ describe("the Router's embedOrigins(), for a page's Content-Security-Policy", ()
       resolveUser: () => undefined,
     });
     assert.equal(await sessions.embedOrigins(), undefined);
+  });
+
+  test('with the service down since the Router was made, pages are not held: undefined at once, GET /me again in the background at most every 10 s, and the origins once it answers', async () => {
+    const clock = FakeTimers.install({ toFake: ['Date'] });
+    // GET /me first fails, then hangs until let go, then answers.
+    let me: 'fails' | 'hangs' | 'answers' = 'fails';
+    let meCalls = 0;
+    const hung: (() => void)[] = [];
+    let answered: Promise<Response> | undefined;
+    const sessions = formEmbedSessions({
+      apiKey: sandbox.apiKey,
+      baseUrl: sandbox.baseUrl,
+      logger: watch.logger,
+      resolveUser: () => undefined,
+      fetch: (input, init) => {
+        if (!String(input).endsWith('/api/v1/me')) return fetch(input, init);
+        meCalls++;
+        if (me === 'answers') {
+          answered = fetch(input, init);
+          return answered;
+        }
+        if (me === 'fails') return Promise.resolve(new Response('busy', { status: 503 }));
+        return new Promise((_, reject) => hung.push(() => reject(new Error('let go'))));
+      },
+    });
+    const turn = () => new Promise((resolve) => setImmediate(resolve));
+    // Settled before the event loop's next turn: a page held on a read would not be.
+    const atOnce = () => Promise.race([sessions.embedOrigins(), turn().then(() => 'held')]);
+    try {
+      assert.equal(await sessions.embedOrigins(), undefined, 'the first read failed');
+      assert.equal(meCalls, 2, 'the first read, and one in the background');
+      me = 'hangs';
+      await turn();
+      assert.equal(await atOnce(), undefined);
+      assert.equal(meCalls, 2, 'none again within 10 s');
+      clock.tick(10_000);
+      assert.equal(await atOnce(), undefined, 'a read starts, and the page does not wait for it');
+      assert.equal(hung.length, 1);
+      clock.tick(10_000);
+      assert.equal(await atOnce(), undefined, 'nor later, while it is still out');
+      assert.equal(meCalls, 3, 'no second read while one is out');
+      me = 'answers';
+      for (const letGo of hung.splice(0)) letGo();
+      await turn();
+      assert.equal(await atOnce(), undefined, 'the next read starts');
+      assert.equal(meCalls, 4);
+      await answered;
+      const origins = {
+        formsOrigin: sandbox.formsOrigin,
+        coreFormsOrigin: sandbox.coreFormsOrigin,
+      };
+      for (let i = 0; i < 100 && (await sessions.embedOrigins()) === undefined; i++) await turn();
+      assert.deepEqual(await sessions.embedOrigins(), origins);
+      assert.equal(meCalls, 4);
+    } finally {
+      for (const letGo of hung) letGo();
+      clock.uninstall();
+    }
   });
 });
