@@ -40,7 +40,9 @@ export interface FormEmbedSessionsRouter extends Router {
  */
 export function formEmbedSessions(options: FormEmbedSessionsOptions): FormEmbedSessionsRouter {
   const config = parseOptions(options);
-  const logger = withoutRepeats(redactingLogger(messageFirst(config.logger), config.apiKey));
+  // Redacted first: a line's details are text before they are compared with the last ones, which
+  // a value a portal's callback throws (a cycle, a BigInt) could not otherwise be.
+  const logger = redactingLogger(withoutRepeats(messageFirst(config.logger)), config.apiKey);
   warnOfPlainHttp(config, logger);
   const client = new ServiceClient({ ...config, logger });
   const embedOrigins = new EmbedOriginCache(client, logger);

@@ -101,6 +101,26 @@ describe('a line every request meets is logged once a minute, not once a request
   });
 });
 
+test('a resolveUser that throws a value JSON cannot write (a cycle, a BigInt) is logged as resolveUser threw, and answered as any throw of it', async () => {
+  const cycle: Record<string, unknown> = { reason: 'session store down' };
+  cycle.self = cycle;
+  for (const thrown of [cycle, 10n]) {
+    await using portal = await mountMiddleware(watch, {
+      apiKey: sandbox.apiKey,
+      baseUrl: sandbox.baseUrl,
+      resolveUser: () => {
+        throw thrown;
+      },
+    });
+    const logsBefore = watch.logLines.length;
+    const answer = await portal.mint(microsoftForm);
+    assert.equal(answer.status, 500);
+    assert.match(answer.text, /The portal could not tell who is signed in\./);
+    const logged = watch.logLines.slice(logsBefore).map(({ level, message }) => [level, message]);
+    assert.deepEqual(logged, [['error', 'resolveUser threw']]);
+  }
+});
+
 test('500 distinct lines are remembered, the one logged longest ago forgotten first; a line logged again counts as logged then', (t) => {
   const clock = FakeTimers.install({ toFake: ['Date'], now: 1_000_000 });
   t.after(() => clock.uninstall());
