@@ -34,7 +34,7 @@ export async function mintThrough(
 
 /**
  * The default transport: one `POST` of `{}` to the middleware's mint path, never cached. An answer
- * other than 200 rejects with a MintFailure; the element checks the 200 body.
+ * other than 2xx rejects with a MintFailure; the element checks the body of a 2xx.
  */
 export async function mintSession(
   url: string,

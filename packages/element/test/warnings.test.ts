@@ -171,6 +171,33 @@ describe('<form-embed> development warnings', () => {
     );
   });
 
+  const mounts: [endpoint: string, mount: string][] = [
+    ['', '/'],
+    ['nothing-relative/', new URL('nothing-relative', document.baseURI).pathname],
+  ];
+  for (const [endpoint, mount] of mounts) {
+    it(`the 404 of endpoint ${JSON.stringify(endpoint)}: names the address the mint was sent to, and ${mount} to mount at`, async () => {
+      const seen = await warnings(async () => {
+        const failed = new Promise((resolve) =>
+          document.addEventListener('form-embed-error', resolve, { once: true }),
+        );
+        await fixture(html`<form-embed form-id="a" endpoint=${endpoint}></form-embed>`);
+        await failed;
+      });
+      const sent = performance
+        .getEntriesByType('resource')
+        .map((entry) => entry.name)
+        .filter((name) => name.endsWith('/forms/a/session'))
+        .at(-1);
+      expect(sent).to.equal(
+        new URL(`${mount.replace(/\/$/, '')}/forms/a/session`, location.origin).href,
+      );
+      expect(seen.join(' ')).to.contain(
+        ` at ${sent}, so nothing there mints. Mount @form-embed/express's Router at ${mount} on this origin`,
+      );
+    });
+  }
+
   it("the middleware's own refusals, and a transport of the page's, are not taken for a missing endpoint", async () => {
     const answers = [
       Response.json(

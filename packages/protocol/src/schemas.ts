@@ -1,7 +1,9 @@
 /**
  * zod schemas of the service's resources that concern form sessions (docs/contract.md), for the
  * server side (sandbox and middleware). Fields marked R in the contract are required here; the
- * rest are optional. Unknown extra fields are stripped, not refused: the service may add fields.
+ * rest are optional. In the service's resources unknown extra fields are stripped, not refused:
+ * the service may add fields. What crosses to the browser (the embedded form message, the
+ * middleware's 200) is strict, and refuses them.
  */
 import { z } from 'zod';
 import { EMBED_MESSAGE_TYPE } from './embed-message.js';

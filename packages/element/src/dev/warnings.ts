@@ -126,18 +126,21 @@ function watchForRefusedEndpoint(element: FormEmbedElement) {
   element.addEventListener('form-embed-error', ({ code, status }) => {
     const target = formTarget(element.formId, element.coreSlug);
     if (!target || element.fetchSession) return;
-    const mount = new URL(element.endpoint, document.baseURI);
-    const url = new URL(mount.href.replace(/\/$/, '') + mintPath(target));
+    // Where the default transport sent it (origins.ts' mintUrl): the path is put under the endpoint
+    // before the page's base resolves it, so an empty endpoint mints at the origin's root.
+    const path = mintPath(target);
+    const url = new URL(element.endpoint.replace(/\/$/, '') + path, document.baseURI);
+    const mount = url.pathname.slice(0, -path.length) || '/';
     if (code === 'unknown' && (status === 404 || status === 405)) {
       warn(
         element,
-        `its endpoint answered ${status} with no SessionError at ${url.href}, so nothing there mints. Mount @form-embed/express's Router at ${mount.pathname} on this origin (on Next.js or React Router 7, run the custom server that mounts it, not next start, react-router dev or react-router-serve), or set endpoint to where it is mounted.`,
+        `its endpoint answered ${status} with no SessionError at ${url.href}, so nothing there mints. Mount @form-embed/express's Router at ${mount} on this origin (on Next.js or React Router 7, run the custom server that mounts it, not next start, react-router dev or react-router-serve), or set endpoint to where it is mounted.`,
       );
     } else if (code === 'forbidden' && status === 403) {
       // On another origin the middleware refuses a page's origin at the preflight, which the page
       // sees as a network failure: its 403 there is authorize's, or the service's.
       const why =
-        mount.origin === location.origin
+        url.origin === location.origin
           ? "If they should open this form, read the portal's log: the middleware logs the page origin it refused as not its own (behind a proxy, set Express's trust proxy; a development proxy must pass the page's Host on). Otherwise the middleware's authorize option, or the service, refused them."
           : "The middleware's authorize option, or the service, refused them.";
       warn(
