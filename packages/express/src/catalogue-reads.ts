@@ -29,6 +29,12 @@ export interface UserTenant {
 
 type Load<T> = () => Promise<T>;
 
+/** One page of the clients list, its records read; `last` when no page follows it. */
+interface ClientPage {
+  clients: ListedClient[];
+  last: boolean;
+}
+
 /**
  * The service's records as the middleware reads them, one at a time
  * (docs/contract.md#designer-forms): a record that is not in the documented shape costs the list
@@ -84,7 +90,9 @@ const ClientPageEnvelope = ClientPageSchema.extend({ clients: z.array(z.unknown(
  * The organisation-wide reads behind the catalogue (docs/contract.md#limits), shared by every
  * request for `ttlMs`: concurrent callers of one read wait on the same upstream request
  * (single-flight), a failed read is not kept, and `ttlMs` 0 reads every time. A user's tenant
- * lookup is kept the same way, per client or tenant.
+ * lookup is kept the same way, per client or tenant, and so is each page of the clients list
+ * that lookups by tenant page through: however many tenants are looked up, each page is read
+ * once a `ttlMs`, not once a tenant (a tenant in no client read every page, up to 50 reads).
  */
 export class CatalogueReads {
   readonly #client: ServiceClient;
@@ -93,6 +101,7 @@ export class CatalogueReads {
   readonly #ttlMs: number;
   readonly #lists: LRUCache<string, object, Load<object>>;
   readonly #tenants: LRUCache<string, UserTenant, Load<UserTenant>>;
+  readonly #clientPages: LRUCache<string, ClientPage, Load<ClientPage>>;
 
   constructor(client: ServiceClient, logger: Logger, ttlMs: number) {
     this.#client = client;
@@ -109,6 +118,13 @@ export class CatalogueReads {
     });
     this.#tenants = new LRUCache<string, UserTenant, Load<UserTenant>>({
       ...countBound(MAX_TENANTS),
+      ttl: ttlMs,
+      perf: currentPerformance,
+      ttlResolution: 0,
+      fetchMethod: runLoad,
+    });
+    this.#clientPages = new LRUCache<string, ClientPage, Load<ClientPage>>({
+      max: MAX_PAGES,
       ttl: ttlMs,
       perf: currentPerformance,
       ttlResolution: 0,
@@ -177,29 +193,37 @@ export class CatalogueReads {
   }
 
   /**
-   * Pages through the organisation's clients until `matches` finds one. Stops at the last page
-   * (`hasMore` false, an empty page, or the offset reaching `total`) and after `MAX_PAGES`
-   * pages, which counts as not found (the user gets no Core form) and is logged.
+   * Pages through the organisation's clients (each page shared, as the lists are) until `matches`
+   * finds one. Stops at the last page and after `MAX_PAGES` pages, which counts as not found (the
+   * user gets no Core form) and is logged.
    */
   async #findClient(
     matches: (candidate: ListedClient) => boolean,
   ): Promise<ListedClient | undefined> {
     for (let pageIndex = 0; pageIndex < MAX_PAGES; pageIndex += 1) {
-      const offset = pageIndex * PAGE_SIZE;
-      const page = await this.#client.read('clients', ClientPageEnvelope, {
-        query: { limit: String(PAGE_SIZE), offset: String(offset) },
-      });
-      if (page === undefined) return undefined;
-      const found = this.#records.read(page.clients, clients).find(matches);
+      const page = await this.#shared(this.#clientPages, String(pageIndex), () =>
+        this.#clientPage(pageIndex * PAGE_SIZE),
+      );
+      const found = page.clients.find(matches);
       if (found !== undefined) return found;
-      if (!page.hasMore || page.clients.length === 0 || offset + PAGE_SIZE >= page.total) {
-        return undefined;
-      }
+      if (page.last) return undefined;
     }
     this.#logger.warn(
       `the clients list still had more after ${MAX_PAGES} pages of ${PAGE_SIZE}; the user's tenant counts as not found`,
     );
     return undefined;
+  }
+
+  /** The clients list's page at `offset`: the last at `hasMore` false, an empty page or `total`. */
+  async #clientPage(offset: number): Promise<ClientPage> {
+    const page = await this.#client.read('clients', ClientPageEnvelope, {
+      query: { limit: String(PAGE_SIZE), offset: String(offset) },
+    });
+    if (page === undefined) return { clients: [], last: true };
+    return {
+      clients: this.#records.read(page.clients, clients),
+      last: !page.hasMore || page.clients.length === 0 || offset + PAGE_SIZE >= page.total,
+    };
   }
 }
 

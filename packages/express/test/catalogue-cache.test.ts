@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import type { FormSessionUser } from '@form-embed/protocol';
 import { fixtureIds, type Sandbox, startSandbox } from '@form-embed/sandbox';
-import FakeTimers from '@sinonjs/fake-timers';
 import type { Request } from 'express';
+import { installCacheClock } from './helpers/cache-clock.js';
 import { mountMiddleware } from './helpers/harness.js';
 import { SecretWatch } from './helpers/secret-watch.js';
 
@@ -77,8 +77,7 @@ describe("the catalogue's upstream reads (docs/contract.md#limits)", () => {
   });
 
   test('the reads are kept for catalogue.cacheTtlMs (30 s by default), then read again; 0 reads every time', async () => {
-    const clock = FakeTimers.install({ toFake: ['performance'] });
-    clock.tick(1_000); // lru-cache reads a start time of 0 as "no start time"
+    const clock = installCacheClock();
     try {
       await using portal = await mountMiddleware(watch, {
         apiKey: sandbox.apiKey,

@@ -4,6 +4,7 @@ import type { Catalogue, CatalogueEntry } from '@form-embed/protocol';
 import { SessionErrorBodySchema } from '@form-embed/protocol';
 import { fixtureIds, type Sandbox, startSandbox } from '@form-embed/sandbox';
 import FakeTimers from '@sinonjs/fake-timers';
+import { installCacheClock } from './helpers/cache-clock.js';
 import {
   type Answer,
   editingAnswers,
@@ -647,20 +648,22 @@ test("the same for the user's client; but a Core forms read that says wait (503)
   assert.equal(SessionErrorBodySchema.parse(busy.body).error.code, 'unavailable');
 });
 
+/** A service whose every clients page is the sandbox's first, claiming more follow, of a billion. */
+const endlessClients: typeof fetch = async (input, init) => {
+  const url = new URL(String(input));
+  if (url.pathname === '/api/v1/clients') url.searchParams.set('offset', '0');
+  const response = await fetch(url, init);
+  if (!response.ok || url.pathname !== '/api/v1/clients') return response;
+  const page = (await response.json()) as { clients: unknown[] };
+  return Response.json({ ...page, total: 1_000_000_000, hasMore: true });
+};
+
 test('a clients list that never stops saying hasMore is read for a bounded number of pages, then the user gets no Core form and a warning', async () => {
   await using endless = await mountMiddleware(watch, {
     apiKey: sandbox.apiKey,
     baseUrl: sandbox.baseUrl,
     resolveUser: () => ({ microsoftTenantId: tenants.otherOrg, userIdentifier: users.otherOrg }),
-    // Every page is the real sandbox's first page of clients, claiming more follow, out of a billion.
-    fetch: async (input, init) => {
-      const url = new URL(String(input));
-      if (url.pathname === '/api/v1/clients') url.searchParams.set('offset', '0');
-      const response = await fetch(url, init);
-      if (!response.ok || url.pathname !== '/api/v1/clients') return response;
-      const page = (await response.json()) as { clients: unknown[] };
-      return Response.json({ ...page, total: 1_000_000_000, hasMore: true });
-    },
+    fetch: endlessClients,
   });
   const clientReads = () => sandbox.control.stats()['GET /api/v1/clients'] ?? 0;
   const logsBefore = watch.logLines.length;
@@ -685,6 +688,38 @@ test('a clients list that never stops saying hasMore is read for a bounded numbe
     watch.logLines.slice(logsBefore).some((line) => line.level === 'warn'),
     'the cap is logged',
   );
+});
+
+test('tenants in no client share the reading of the clients list: a second one costs no page, and the pages are read again once cacheTtlMs has passed', async () => {
+  const clock = installCacheClock();
+  try {
+    await using endless = await mountMiddleware(watch, {
+      apiKey: sandbox.apiKey,
+      baseUrl: sandbox.baseUrl,
+      catalogue: { cacheTtlMs: 30_000 },
+      resolveUser: (req) => ({
+        microsoftTenantId: req.get('x-tenant'),
+        userIdentifier: users.otherOrg,
+      }),
+      fetch: endlessClients,
+    });
+    const clientReads = () =>
+      endless.upstream.filter((call) => call.url.includes('/api/v1/clients')).length;
+    const menuOf = async (tenant: string) => {
+      const answer = await endless.request('/forms', { headers: { 'x-tenant': tenant } });
+      assert.equal(answer.status, 200, answer.text);
+    };
+    await menuOf('00000000-0000-4000-8000-000000000001');
+    assert.equal(clientReads(), 50);
+    await menuOf('00000000-0000-4000-8000-000000000002');
+    await menuOf('00000000-0000-4000-8000-000000000003');
+    assert.equal(clientReads(), 50, 'no page read again for the other tenants');
+    clock.tick(30_001);
+    await menuOf('00000000-0000-4000-8000-000000000004');
+    assert.equal(clientReads(), 100, 'read again once the pages are older than cacheTtlMs');
+  } finally {
+    clock.uninstall();
+  }
 });
 
 test('a clients list that says hasMore past its total, or on an empty page, or says no more, stops there', async () => {

@@ -3,6 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { type Catalogue, MintResponseSchema, SessionErrorBodySchema } from '@form-embed/protocol';
 import { fixtureIds, type Sandbox, startSandbox } from '@form-embed/sandbox';
 import FakeTimers from '@sinonjs/fake-timers';
+import { installCacheClock } from './helpers/cache-clock.js';
 import {
   type Answer,
   editingFormsList,
@@ -220,9 +221,8 @@ describe('a mint with nobody signed in (docs/contract.md#portal-codes)', () => {
         ),
       ),
     });
-    const clock = FakeTimers.install({ toFake: ['performance'] });
+    const clock = installCacheClock();
     t.after(() => clock.uninstall());
-    clock.tick(1_000); // lru-cache reads a start time of 0 as "no start time"
     const mint = () => instance.mint({ kind: 'form', formId: forms.open });
     assertSignInRequired(await mint());
     openFormAuthType = 'none';
