@@ -132,9 +132,13 @@ export abstract class FormEmbedStatus extends FormEmbedProperties {
       this.#area.firstChild?.remove();
       if (!said || !button) this.#button.remove();
       else if (!this.#button.isConnected) this.#area.append(this.#button);
-      // In its own text's direction: English on an Arabic page keeps its full stop at the end.
-      if (said)
-        this.#area.prepend(make('slot', { name, id: name, dir: 'auto', textContent: said }));
+      // The message, a <bdi>, in its own text's direction: English on an Arabic page keeps its
+      // full stop at the end. On the slot, dir="auto" would also turn the page's own content in
+      // it (its direction inherited from the slot) left to right after a Latin first word.
+      if (said) {
+        this.#area.prepend(make('slot', { name, id: name }));
+        (this.#area.firstChild as Element).append(make('bdi', { textContent: said }));
+      }
     }
     const frame = this.renderRoot.querySelector('iframe');
     if (frame) frame.title = this.frameTitle || all.frame || '';

@@ -296,8 +296,9 @@ describe('<form-embed> lapse notice', () => {
     english.element.style.width = '600px';
     await remintAfter('expired', english);
     const written = (element: FormEmbedElement) => {
-      const slot = statusOf(element).querySelector('slot') as HTMLSlotElement;
-      const text = slot.firstChild as Text;
+      // The slot's fallback, the element's own sentence.
+      const said = statusOf(element).querySelector('slot')?.firstElementChild as HTMLElement;
+      const text = said.firstChild as Text;
       const at = (offset: number) => {
         const range = document.createRange();
         range.setStart(text, offset);
@@ -305,7 +306,7 @@ describe('<form-embed> lapse notice', () => {
         return range.getBoundingClientRect().left;
       };
       return {
-        direction: getComputedStyle(slot).direction,
+        direction: getComputedStyle(said).direction,
         stop: at(text.length - 1),
         first: at(0),
       };

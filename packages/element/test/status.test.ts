@@ -174,6 +174,22 @@ describe('<form-embed> status and accessibility', () => {
     expect(slot('error')?.assignedElements()[0]?.textContent).to.equal('Could not open it');
   });
 
+  it("a page's own content in a slot keeps the page's direction, whatever its first word: Arabic after a brand name is still right to left", async () => {
+    const stub = sessionStub();
+    const page = await fixture<HTMLElement>(
+      html`<div dir="rtl" lang="ar"><form-embed form-id="f1" .fetchSession=${stub.fetchSession}
+        ><p slot="error">Microsoft 365 غير متاح حاليًا.</p></form-embed
+      ></div>`,
+    );
+    const element = page.querySelector('form-embed') as FormEmbedElement;
+    await frames();
+    stub.calls[0]?.reject(failure('forbidden'));
+    await settle(element);
+    const own = element.querySelector('p') as HTMLElement;
+    expect(own.assignedSlot?.name).to.equal('error');
+    expect(getComputedStyle(own).direction).to.equal('rtl');
+  });
+
   it("a page's own content in a slot is centred, an item narrower than the slot too (a spinner above its words)", async () => {
     const stub = sessionStub();
     const element = await fixture<FormEmbedElement>(
