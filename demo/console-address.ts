@@ -1,6 +1,7 @@
 // What the QA console keeps in its address, which it reads as it opens, so that a reload (after a
 // Sign out, say) opens it as the tester left it: the language (?lang=) and the form chosen,
 // ?form= one picked in the list or ?embed= one typed in the Embed box, either as the box takes it.
+// The other demo pages read the language too, and their links bring the query back.
 
 const asked = new URLSearchParams(location.search);
 
@@ -18,6 +19,19 @@ export function keepInAddress(choices: Record<string, string | undefined>): void
     else address.searchParams.set(name, value);
   }
   history.replaceState(history.state, '', address);
+  keepInLinks();
+}
+
+/**
+ * The links to the other demo pages carry the address's query, which they read (`?lang=`) and
+ * hand back to the console: a tester who goes there and back finds the language and form kept.
+ */
+export function keepInLinks(): void {
+  for (const link of document.querySelectorAll<HTMLAnchorElement>(
+    'nav[aria-label="Demo pages"] a',
+  )) {
+    link.search = location.search;
+  }
 }
 
 /** A form as the Embed box takes it (a form id, or core: and a Core slug) as a choice of the list. */

@@ -32,24 +32,32 @@ const packs: Record<string, Messages> = {
 };
 
 /**
- * The console's Language list (`?lang=`, kept in the address): every element's messages from the
- * pack picked, the embed's slot marked with its language and direction, and `repaint` called so
- * that an element already on the page says it at once.
+ * Every element's messages from the pack of `lang` (English for one not shipped), and `holders`,
+ * the elements or what holds them, marked with its language and direction: a screen reader
+ * should pronounce the text so, and an Arabic one is laid out right to left. The page's own text
+ * stays English.
+ */
+export function useLanguage(lang: string | null, ...holders: HTMLElement[]): string {
+  const used = lang && lang in packs ? lang : 'en';
+  FormEmbedElement.messages = packs[used] ?? messages;
+  for (const holder of holders) {
+    holder.lang = used;
+    holder.dir = used === 'ar' ? 'rtl' : 'ltr';
+  }
+  return used;
+}
+
+/**
+ * The console's Language list (`?lang=`, kept in the address, which the other demo pages read):
+ * the pack picked, for the embed's slot, and `repaint` called so that an element already on the
+ * page says it at once.
  */
 export function pickLanguage(select: HTMLSelectElement, slot: HTMLElement, repaint: () => void) {
-  const use = (lang: string) => {
-    FormEmbedElement.messages = packs[lang] ?? messages;
-    // The element's text is in that language now: a screen reader should pronounce it so, and an
-    // Arabic page lays it out right to left.
-    slot.lang = lang in packs ? lang : 'en';
-    slot.dir = lang === 'ar' ? 'rtl' : 'ltr';
-    repaint();
-  };
-  const asked = askedFor('lang') ?? 'en';
-  select.value = asked in packs ? asked : 'en';
-  use(select.value);
+  select.value = useLanguage(askedFor('lang'), slot);
+  repaint();
   select.addEventListener('change', () => {
-    use(select.value);
+    useLanguage(select.value, slot);
+    repaint();
     keepInAddress({ lang: select.value });
   });
 }

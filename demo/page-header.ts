@@ -1,4 +1,7 @@
 // The header shared by the extra demo pages.
+import { askedFor } from './console-address.js';
+import { useLanguage } from './language-picker.js';
+
 const pages = [
   ['/', 'Console'],
   ['/several.html', 'Several embeds'],
@@ -6,7 +9,12 @@ const pages = [
   ['/hostile.html', 'Hostile frame'],
 ] as const;
 
+/**
+ * The page's header, its links carrying the page's query back (the console's language and form),
+ * and the page's elements, all on it by now, in the language `?lang=` asks for.
+ */
 export function renderHeader(title: string): void {
+  useLanguage(askedFor('lang'), ...document.querySelectorAll<HTMLElement>('form-embed'));
   const header = document.createElement('header');
   const h1 = document.createElement('h1');
   h1.textContent = `form-embed · ${title}`;
@@ -14,7 +22,7 @@ export function renderHeader(title: string): void {
   nav.setAttribute('aria-label', 'Demo pages');
   for (const [href, label] of pages) {
     const link = document.createElement('a');
-    link.href = href;
+    link.href = href + location.search;
     link.textContent = label;
     if (href === location.pathname) link.setAttribute('aria-current', 'page');
     nav.append(link);

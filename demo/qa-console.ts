@@ -1,7 +1,7 @@
 import '@form-embed/element/define';
 import type { FormEmbedElement } from '@form-embed/element';
 import { type Catalogue, readSessionError } from '@form-embed/protocol/browser';
-import { askedFor, choiceOf, keepInAddress, typedOf } from './console-address.js';
+import { askedFor, choiceOf, keepInAddress, keepInLinks, typedOf } from './console-address.js';
 import { clearResultOnActions } from './control-result.js';
 import { byId, query, sayInvalid } from './dom.js';
 import { logEvents, showState } from './event-log.js';
@@ -196,6 +196,7 @@ function listForms(forms: Catalogue['forms']) {
 }
 
 pickLanguage(byId<HTMLSelectElement>('lang'), slot, () => current()?.requestUpdate());
+keepInLinks();
 formSelect.addEventListener('change', () => {
   // The box's complaint is about a form no longer asked for.
   sayInvalid(formOther, formOtherError, '');

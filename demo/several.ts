@@ -4,8 +4,6 @@ import { byId } from './dom.js';
 import { logEvents, showState } from './event-log.js';
 import { renderHeader } from './page-header.js';
 
-renderHeader('Several embeds');
-
 const embeds = [
   { id: 'ms', attribute: 'form-id', value: 'form_microsoft', title: 'IT request' },
   { id: 'open', attribute: 'form-id', value: 'form_open', title: 'Feedback' },
@@ -43,3 +41,6 @@ for (const { id, attribute, value, title } of embeds) {
   showState(element, badge);
   logEvents(element, list);
 }
+
+// Once the cards are in: their elements take the language the address asks for.
+renderHeader('Several embeds');

@@ -1,5 +1,6 @@
 import { readdirSync } from 'node:fs';
 import type { Messages } from '@form-embed/element';
+import ar from '@form-embed/element/locales/ar';
 import type { Page } from '@playwright/test';
 import {
   expect,
@@ -435,6 +436,37 @@ test('a reload keeps the language the tester picked, as the address the console 
   await expect(language).toHaveValue('de');
   await expect(page.locator('#embed-slot')).toHaveAttribute('lang', 'de');
   await expect(element).toHaveAttribute('state', 'framed');
+});
+
+test('the other demo pages take the language picked on the console, in Arabic right to left, and their links bring it and the form back', async ({
+  page,
+  demo,
+}) => {
+  await openFramedConsole(page, demo);
+  await page.getByLabel('Messages of the element').selectOption('ar');
+  await page.getByLabel('From the catalogue').selectOption('form:form_open');
+  const nav = page.getByRole('navigation', { name: 'Demo pages' });
+  for (const [link, path] of [
+    ['Several embeds', '/several.html'],
+    ['Lazy embed', '/lazy.html'],
+    ['Hostile frame', '/hostile.html'],
+  ] as const) {
+    await nav.getByRole('link', { name: link }).click();
+    await expect(page).toHaveURL(new RegExp(`${path}\\?lang=ar&form=form_open$`));
+    const elements = page.locator('form-embed');
+    await expect(elements.first()).toBeAttached();
+    for (const element of await elements.all()) {
+      await expect(element).toHaveAttribute('lang', 'ar');
+      await expect(element).toHaveAttribute('dir', 'rtl');
+    }
+    const inUse = await elements
+      .first()
+      .evaluate((embed) => (embed.constructor as unknown as { messages: Messages }).messages);
+    expect(inUse).toEqual(ar);
+    await nav.getByRole('link', { name: 'Console' }).click();
+    await expect(page.getByLabel('Messages of the element')).toHaveValue('ar');
+    await expect(page.getByLabel('From the catalogue')).toHaveValue('form:form_open');
+  }
 });
 
 test('the Language list offers every shipped pack, and each one picked is every element’s messages, on a slot marked with its language', async ({
