@@ -153,10 +153,7 @@ export class CatalogueReads {
       return this.#shared(this.#tenants, `client:${clientId}`, async () => {
         // One record: when it is not in the documented shape, that user's Core forms alone are
         // lost (the catalogue's partOfMenu), as by the list.
-        const found = await this.#client.read('client', clients.schema, {
-          params: { clientId },
-          notFound: 'undefined',
-        });
+        const found = await this.#client.find('client', clients.schema, { params: { clientId } });
         if (found !== undefined) this.#records.read([found], clients);
         const tenantId = found?.microsoftTenantId.toLowerCase() || undefined;
         return { known: found !== undefined, tenantId };
@@ -175,10 +172,7 @@ export class CatalogueReads {
   /** One of the `{forms}` lists, shared under its route's name, its records read one at a time. */
   async #formList<T>(route: 'forms' | 'coreForms', kind: RecordKind<T>): Promise<T[]> {
     const answer = await this.#shared(this.#lists, route, async () => ({
-      forms: this.#records.read(
-        (await this.#client.read(route, FormListEnvelope))?.forms ?? [],
-        kind,
-      ),
+      forms: this.#records.read((await this.#client.read(route, FormListEnvelope)).forms, kind),
     }));
     return (answer as { forms: T[] }).forms;
   }
@@ -219,7 +213,6 @@ export class CatalogueReads {
     const page = await this.#client.read('clients', ClientPageEnvelope, {
       query: { limit: String(PAGE_SIZE), offset: String(offset) },
     });
-    if (page === undefined) return { clients: [], last: true };
     return {
       clients: this.#records.read(page.clients, clients),
       last: !page.hasMore || page.clients.length === 0 || offset + PAGE_SIZE >= page.total,

@@ -124,8 +124,8 @@ function partOfMenu<A extends unknown[], T>(
  * Embeddable, for a user whose client the organisation has and has a Microsoft tenant (a Core
  * session runs against it: docs/contract.md#core-forms), and not withdrawn for that tenant.
  */
-function isOfferedTo(form: ListedCoreForm, tenant: UserTenant | undefined): boolean {
-  if (tenant?.tenantId === undefined || !tenant.known || !form.embeddable) return false;
+function isOfferedTo(form: ListedCoreForm, tenant: UserTenant): boolean {
+  if (tenant.tenantId === undefined || !tenant.known || !form.embeddable) return false;
   return !isWithdrawnForTenant(form, tenant.tenantId);
 }
 

@@ -108,7 +108,7 @@ export class EmbedOriginCache {
   #fetch(): Promise<EmbedOrigins> {
     const lastGood = this.#lastGood;
     const pending = this.#client.read('me', OrganisationSchema).then((organisation) => {
-      const { formsOrigin, coreFormsOrigin } = organisation ?? {};
+      const { formsOrigin, coreFormsOrigin } = organisation;
       if (formsOrigin === undefined || coreFormsOrigin === undefined) {
         throw sessionError(
           'internal_error',

@@ -99,25 +99,39 @@ export class ServiceClient {
     throw this.#errors.badShape(route, answer);
   }
 
-  /**
-   * A `GET` whose answer must match `schema`. With `notFound: 'undefined'` a 404 resolves to
-   * undefined (for lookups where "no such record" is an answer, not a failure).
-   */
-  async read<T>(
+  /** A `GET` whose answer must match `schema`. */
+  async read<T>(route: keyof UpstreamPaths, schema: z.ZodType<T>, where: Where = {}): Promise<T> {
+    return this.#parsed(route, schema, await this.#get(route, where));
+  }
+
+  /** A `GET` of one record, undefined when the service answers 404: "no such record" is an answer. */
+  async find<T>(
     route: keyof UpstreamPaths,
     schema: z.ZodType<T>,
-    options: {
-      params?: Record<string, string>;
-      query?: Record<string, string>;
-      notFound?: 'undefined';
-    } = {},
+    where: Where,
   ): Promise<T | undefined> {
-    const { params, query } = options;
-    const answer = await requestUpstream(this.#config, { method: 'GET', route, params, query });
-    if (answer.status === 404 && options.notFound === 'undefined') return undefined;
+    const answer = await this.#get(route, where);
+    return answer.status === 404 ? undefined : this.#parsed(route, schema, answer);
+  }
+
+  #get(route: keyof UpstreamPaths, { params, query }: Where) {
+    return requestUpstream(this.#config, { method: 'GET', route, params, query });
+  }
+
+  #parsed<T>(
+    route: keyof UpstreamPaths,
+    schema: z.ZodType<T>,
+    answer: Awaited<ReturnType<typeof requestUpstream>>,
+  ): T {
     if (!isSuccess(answer.status)) throw this.#errors.refusal(route, answer);
     const parsed = schema.safeParse(answer.body);
     if (parsed.success) return parsed.data;
     throw this.#errors.badShape(route, answer);
   }
+}
+
+/** The path's parameters and the query of a `GET`. */
+interface Where {
+  params?: Record<string, string>;
+  query?: Record<string, string>;
 }

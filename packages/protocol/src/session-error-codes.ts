@@ -66,7 +66,7 @@ export function knownSessionErrorCode(code: string): KnownSessionErrorCode {
  * How the contract writes its SessionError codes: snake_case, at most 64 characters. A newer code
  * this release does not know passes only when written so (its enums' values: `ENUM_VALUE_FORM`).
  */
-export const SESSION_ERROR_CODE_FORM = /^[a-z][a-z0-9_]{0,63}$/;
+const SESSION_ERROR_CODE_FORM = /^[a-z][a-z0-9_]{0,63}$/;
 
 /**
  * The names the element's messages give its own sentences (the status lines and buttons). The
