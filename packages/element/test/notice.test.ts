@@ -289,6 +289,20 @@ describe('<form-embed> lapse notice', () => {
     expect(button.top, 'on the same line').to.be.below(textBox.bottom);
   });
 
+  it("in Japanese, the README's word-break: auto-phrase reaches the notice's sentence from the page", async () => {
+    const style = document.head.appendChild(document.createElement('style'));
+    style.textContent = 'form-embed:lang(ja) { word-break: auto-phrase; }';
+    try {
+      const mounted = await mountFramed();
+      mounted.element.lang = 'ja';
+      await remintAfter('expired', mounted);
+      const said = statusOf(mounted.element).querySelector('slot')?.firstElementChild as Element;
+      expect(getComputedStyle(said).wordBreak).to.equal('auto-phrase');
+    } finally {
+      style.remove();
+    }
+  });
+
   it('left in English on a right-to-left page, it writes its sentence left to right, the full stop at its end; an Arabic one right to left', async () => {
     const english = await mountFramed();
     // One line of English (the notice in full wraps): where the full stop falls shows the direction.
