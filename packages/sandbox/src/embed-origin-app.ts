@@ -23,7 +23,7 @@ import {
   submittedPage,
   unexpectedErrorPage,
 } from './page-html.js';
-import { describeBodyProblem } from './request-body.js';
+import { BODY_LIMIT, describeBodyProblem } from './request-body.js';
 import type { SandboxState } from './sandbox-state.js';
 import type { FormSessionRecord } from './session-store.js';
 import { isUndecodablePath } from './undecodable-path.js';
@@ -59,7 +59,7 @@ export function createEmbedOriginApp(state: SandboxState, kind: EmbedOriginKind)
   app.post(`${prefix}/submit`, submitAnonymous(origin));
   app.post(`${prefix}/s/:sessionId/submit`, submitSession(origin));
   if (kind === 'coreForms')
-    app.post(`${prefix}/s/:sessionId/lookup`, express.json(), lookup(origin));
+    app.post(`${prefix}/s/:sessionId/lookup`, express.json({ limit: BODY_LIMIT }), lookup(origin));
   app.use(function pageNotFound(_req: Request, res: Response) {
     res.status(404).type('html').send(notFoundPage());
   });
@@ -100,7 +100,8 @@ function redeemHandle({ state, kind }: Origin) {
         formPage({ formName: form.name, signedIn: false, signedInAs: undefined, submitAction }),
       );
     }
-    const fault = state.faults.take(['redeem']);
+    // A redemption's fault: an address with no handle (a shareUrl) redeems nothing.
+    const fault = typeof handle === 'string' ? state.faults.take(['redeem']) : undefined;
     if (fault?.kind === 'delay' && !(await held(state, req, res, fault.delayMs))) return;
     if (fault?.kind === 'reset') return void req.socket.destroy();
     if (fault && fault.kind !== 'delay') {

@@ -62,6 +62,9 @@ const FaultSpecSchema = z.discriminatedUnion(
     kindOf('reset', {}),
     kindOf('notJson', { status }),
     kindOf('foreignEmbedUrl', {
+      scope: z
+        .literal('session', say('a foreignEmbedUrl fault is a mint answer: its scope is session'))
+        .optional(),
       origin: z
         .string(say('fault origin must be a string, such as https://foreign.example'))
         .optional(),

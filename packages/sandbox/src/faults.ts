@@ -35,7 +35,8 @@ export type Fault =
   | { kind: 'notJson'; status?: number }
   /**
    * A successful mint whose embedUrl is on `origin` instead of the embed origin (a misbehaving
-   * or hijacked upstream). Defaults to `https://foreign.example`. Only on the session endpoints.
+   * or hijacked upstream). Defaults to `https://foreign.example`. Only on the session endpoints:
+   * its scope is `session`, the default for it.
    */
   | { kind: 'foreignEmbedUrl'; origin?: string };
 
@@ -62,8 +63,10 @@ export class FaultQueue {
    * `retryafter`), throws a TypeError naming it instead of arming a different fault.
    */
   add(spec: FaultSpec): void {
-    const { count = 1, scope = 'api', ...fault } = checkFaultSpec(spec);
-    this.#pending.push({ fault: fault as Fault, scope, remaining: count });
+    const { count = 1, scope, ...fault } = checkFaultSpec(spec);
+    // A foreign embedUrl is a mint's answer: armed on `api`, a read would spend it first.
+    const defaultScope = fault.kind === 'foreignEmbedUrl' ? 'session' : 'api';
+    this.#pending.push({ fault: fault as Fault, scope: scope ?? defaultScope, remaining: count });
   }
 
   /** The fault for this request, if one is pending for its scope; counts it down. */

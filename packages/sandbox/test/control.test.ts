@@ -177,9 +177,11 @@ describe('sandbox.control: faults, latency, stats, forms domain, Microsoft conne
     await assert.rejects(response.json(), SyntaxError);
   });
 
-  test('a foreignEmbedUrl fault answers one successful mint whose embedUrl is on a foreign origin', async (t) => {
+  test('a foreignEmbedUrl fault answers one successful mint whose embedUrl is on a foreign origin; armed with no scope, the reads before it leave it for the mint', async (t) => {
     const sandbox = await sandboxFor(t);
-    sandbox.control.fail({ kind: 'foreignEmbedUrl', scope: 'session' });
+    sandbox.control.fail({ kind: 'foreignEmbedUrl' });
+    assert.deepEqual(sandbox.control.pendingFaults(), { api: 0, session: 1, redeem: 0 });
+    assert.equal((await call(sandbox, paths.me)).status, 200);
     const foreign = await mintSession(sandbox, microsoftForm, adele);
     assert.equal(new URL(foreign.embedUrl).origin, 'https://foreign.example');
     const next = await mintSession(sandbox, microsoftForm, adele);
@@ -323,6 +325,7 @@ describe('sandbox.control: faults, latency, stats, forms domain, Microsoft conne
         [{ kind: 'reset', delayMs: 5 }, /^fault kind reset has no field delayMs$/],
         [{ kind: 'delay', delayMs: '5' }, /^a delay fault needs delayMs, a finite number >= 0$/],
         [{ kind: 'foreignEmbedUrl', origin: 5 }, /^fault origin must be a string/],
+        [{ kind: 'foreignEmbedUrl', scope: 'api' }, /^a foreignEmbedUrl fault is a mint answer/],
         [{ kind: 'reset', count: '2' }, /^fault count must be a whole number >= 1$/],
       ];
       for (const [body, message] of cases) await refused(sandbox, 'fail', body, message);

@@ -200,6 +200,16 @@ describe('framed pages: handles, sessions and lapses', () => {
     await assert.rejects(fetch(reset.embedUrl, { redirect: 'manual' }), /fetch failed/);
   });
 
+  test('a redeem fault waits for an address with a handle: the form without one (its shareUrl) does not spend it', async (t) => {
+    const sandbox = await sandboxFor(t);
+    sandbox.control.fail({ kind: 'error', code: 'internal_error', scope: 'redeem' });
+    const shared = await fetch(`${sandbox.formsOrigin}/f/${fixtureIds.forms.microsoft}`);
+    assert.equal(shared.status, 401, 'a form that needs sign-in, opened with no handle');
+    assert.deepEqual(sandbox.control.pendingFaults(), { api: 0, session: 0, redeem: 1 });
+    const session = await mintSession(sandbox, microsoftForm, adele);
+    assert.equal((await fetch(session.embedUrl, { redirect: 'manual' })).status, 500);
+  });
+
   test('submitting a live session renders a Submitted confirmation with a reference', async (t) => {
     const sandbox = await sandboxFor(t);
     const sessionUrl = await redeem((await mintSession(sandbox, microsoftForm, adele)).embedUrl);
@@ -300,6 +310,13 @@ describe('framed pages: handles, sessions and lapses', () => {
     const badPath = await lookup(`${sandbox.coreFormsOrigin}/c/new-starter/s/%E0%A4%A`);
     assert.equal(badPath.status, 400);
     PlainErrorBodySchema.parse(await badPath.json());
+    // 64kb, as the README and the answer say: one byte more is refused.
+    const query = (bytes: number) => JSON.stringify({ query: 'x'.repeat(bytes - 12) });
+    assert.equal(query(64 * 1024).length, 64 * 1024);
+    assert.equal((await lookup(sessionUrl, query(64 * 1024))).status, 200);
+    const tooLarge = await lookup(sessionUrl, query(64 * 1024 + 1));
+    assert.equal(tooLarge.status, 413);
+    assert.deepEqual(await tooLarge.json(), { error: 'The body is too large: at most 64kb.' });
     assert.equal(stderr(), '');
   });
 
