@@ -32,7 +32,14 @@ byId('stolen-embed').addEventListener('click', async () => {
     headers: { 'content-type': 'application/json' },
     body: '{}',
   });
-  const { embedUrl } = await answer.json();
+  const { embedUrl, expiresIn } = await answer.json();
+  // Signed out, the open form is framed with no handle: nothing to reuse, and nothing posted.
+  if (!answer.ok || !expiresIn) {
+    byId('sent').textContent = answer.ok
+      ? 'Nothing framed: signed out, this form comes with no handle to reuse. Sign in on the console first.'
+      : `Nothing framed: the mint answered ${answer.status}.`;
+    return;
+  }
   const first = Object.assign(document.createElement('iframe'), {
     title: 'Stolen embed, first use',
     src: embedUrl,

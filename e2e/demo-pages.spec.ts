@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expectNoAxeViolations } from './axe.js';
-import { expect, openFramedConsole, test } from './demo-fixture.js';
+import { expect, openFramedConsole, signIn, test } from './demo-fixture.js';
 
 const pages = ['/', '/several.html', '/lazy.html', '/hostile.html'];
 
@@ -167,6 +167,29 @@ test.describe('at 360 px', () => {
     for (const past of overflow)
       expect(past, 'px past the right of #stolen').toBeLessThanOrEqual(0);
   });
+});
+
+test('signed out, the hostile page’s reused embedUrl frames nothing and says why: the open form then comes with no handle, so no page would post error', async ({
+  page,
+  demo,
+}) => {
+  await signIn(page, demo, 'anonymous');
+  await page.goto(`${demo.url}/hostile.html`);
+  await expect(page.locator('#target')).toHaveAttribute('state', 'framed');
+  // Clicked once the page's frames have loaded and stopped moving the button down.
+  await expect(
+    page.frameLocator('#hostile-frame').getByRole('button', { name: /exact message/ }),
+  ).toBeVisible();
+  await expect(
+    page.frameLocator('#target iframe').getByRole('button', { name: 'Submit' }),
+  ).toBeVisible();
+  const button = page.getByRole('button', { name: 'Frame a reused embedUrl beside the element' });
+  await button.scrollIntoViewIfNeeded();
+  await button.click();
+  await expect(page.locator('#sent')).toHaveText(
+    'Nothing framed: signed out, this form comes with no handle to reuse. Sign in on the console first.',
+  );
+  await expect(page.locator('#stolen iframe')).toHaveCount(0);
 });
 
 test('each button of the hostile page’s frame on another origin says, in sight in the frame, what it posted', async ({
