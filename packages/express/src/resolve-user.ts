@@ -43,9 +43,9 @@ export function resolveUserOnServer(
 }
 
 /**
- * The user as FormSessionRequest types it, without any other field, nor one that is blank (the
- * contract does not say the service reads an empty field as absent; the sandbox does, which
- * would hide the difference); undefined when it names nobody. A user with no field set names
+ * The user as FormSessionRequest types it, its values trimmed, without any other field, nor one
+ * that is blank (the contract does not say the service reads an empty field as absent; the
+ * sandbox does, which would hide the difference); undefined when it names nobody. A user with no field set names
  * nobody: `{clientId: session?.clientId}` when nobody is signed in is the usual way to write it
  * (taken as signed in, it would pass `sign_in_required`, and every such visitor would share one
  * limit count). An object that sets none of the fields but has others (`{tenantId, upn}`, the
@@ -59,9 +59,10 @@ function checkedUser(user: unknown, logger: Logger): FormSessionUser | undefined
       'resolveUser returned something that is not a FormSessionRequest user ({microsoftTenantId?, clientId?, userIdentifier?} of strings)',
     );
   } else if (parsed?.success) {
-    const named = Object.entries(parsed.data).filter(
-      ([, field]) => field !== undefined && field.trim() !== '',
-    );
+    // Spaces around a value are a portal's stray whitespace, which the service would refuse.
+    const named = Object.entries(parsed.data)
+      .map(([name, field]) => [name, field?.trim()] as const)
+      .filter(([, field]) => field);
     if (named.length > 0) return Object.fromEntries(named);
     const others = Object.keys(user as object).filter(
       (key) => !Object.hasOwn(FormSessionUserSchema.shape, key),

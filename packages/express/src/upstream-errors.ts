@@ -147,13 +147,15 @@ export class UpstreamErrors {
       answer.status >= 400 &&
       answer.status <= 599;
     const retryable = isNew && detail.retryable;
+    const status = isNew ? answer.status : UNKNOWN_CODE_STATUS;
     return new SessionErrorResponse(
       {
         code: isNew ? code : 'unknown',
         message: sessionErrorMessages.unknown,
         retryable,
-        status: isNew ? answer.status : UNKNOWN_CODE_STATUS,
-        retryAfter: retryable ? this.#waitOf(answer.status, answer) : undefined,
+        status,
+        // A 429 carries it even when not retryable: a caller of its own may still wait on it.
+        retryAfter: retryable || status === 429 ? this.#waitOf(status, answer) : undefined,
       },
       true,
     );

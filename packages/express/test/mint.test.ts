@@ -134,14 +134,14 @@ test('the user comes only from resolveUser: a user, tenant or client named by th
   assert.ok(!page.includes(fixtureIds.users.megan));
 });
 
-test("a field resolveUser left blank ('' or spaces) is not sent upstream: the contract does not say the service reads it as absent", async () => {
+test("a field resolveUser left blank ('' or spaces) is not sent upstream: the contract does not say the service reads it as absent; spaces around a value are trimmed", async () => {
   await using portalWithBlanks = await mountMiddleware(watch, {
     apiKey: sandbox.apiKey,
     baseUrl: sandbox.baseUrl,
     resolveUser: () => ({
       microsoftTenantId: ' ',
-      clientId: fixtureIds.clients.contoso,
-      userIdentifier: fixtureIds.users.adele,
+      clientId: ` ${fixtureIds.clients.contoso}`,
+      userIdentifier: `  ${fixtureIds.users.adele}\t`,
     }),
   });
   const answer = await portalWithBlanks.mint(microsoftForm);

@@ -96,8 +96,9 @@ test('any upstream refusal becomes a documented SessionError, and neither it nor
         assert.equal(ours.retryable, row.retryable);
       }
       assert.ok(ours.status >= 400 && ours.status <= 599, `${ours.status}`);
-      if (ours.code === 'rate_limited') assert.match(ours.retryAfter ?? '', /^\d+$/);
-      if (!ours.retryable) assert.equal(ours.retryAfter, undefined);
+      // A 429 always carries Retry-After (docs/contract.md#retry-after); otherwise only a retry does.
+      if (ours.status === 429) assert.match(ours.retryAfter ?? '', /^\d+$/);
+      else if (!ours.retryable) assert.equal(ours.retryAfter, undefined);
       for (const line of [JSON.stringify(ours), ...logged]) {
         const flat = line.replace(/\s|\p{Cc}|\\u00[01][0-9a-f]|\\[nr]/giu, '').toLowerCase();
         for (const form of [apiKey, encodeURIComponent(apiKey)]) {

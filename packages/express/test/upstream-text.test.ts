@@ -198,6 +198,26 @@ describe('Retry-After towards the browser (docs/contract.md#retry-after)', () =>
     }
   });
 
+  test('a 429 of a code this release does not know carries it too, retryable or not: the service’s wait, or the limit window', async () => {
+    for (const [retryable, retryAfter, told] of [
+      [false, '30', '30'],
+      [false, null, '60'],
+      [true, '30', '30'],
+    ] as const) {
+      sandbox.control.fail({
+        kind: 'error',
+        code: 'quota_exceeded',
+        status: 429,
+        retryable,
+        retryAfter,
+        scope: 'session',
+      });
+      const answer = await portal.mint(microsoftForm, { session: 'adele' });
+      assert.equal(answer.status, 429, answer.text);
+      assert.equal(answer.headers.get('retry-after'), told, `${retryable} ${retryAfter}`);
+    }
+  });
+
   /** The Retry-After of the answer to `rate_limited` on a 503 that gave no wait of its own. */
   async function rateLimitedWithoutWait(client = portal): Promise<string | null> {
     sandbox.control.fail({
