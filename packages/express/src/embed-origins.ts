@@ -1,4 +1,9 @@
-import { type EmbedOrigins, type FormTarget, OrganisationSchema } from '@form-embed/protocol';
+import {
+  type EmbedOrigins,
+  type FormTarget,
+  isLoopbackHostname,
+  OrganisationSchema,
+} from '@form-embed/protocol';
 import { describe, type Logger } from './logger.js';
 import type { ServiceClient } from './service-client.js';
 import { sessionError } from './session-error-response.js';
@@ -105,6 +110,14 @@ export class EmbedOriginCache {
     );
   }
 
+  /** An embed origin the element would refuse: logged, and no mint made for nothing. */
+  #unframeable(origin: string) {
+    this.#logger.error(
+      `the service's embed origin ${origin} (GET /api/v1/me) is neither https nor on this machine: the element frames no other, so no form session is minted`,
+    );
+    return sessionError('internal_error', "The service's embed origin is not https.");
+  }
+
   #fetch(): Promise<EmbedOrigins> {
     const lastGood = this.#lastGood;
     const pending = this.#client.read('me', OrganisationSchema).then((organisation) => {
@@ -114,6 +127,9 @@ export class EmbedOriginCache {
           'internal_error',
           "The service's organisation answer carries no embed origins.",
         );
+      }
+      for (const origin of [formsOrigin, coreFormsOrigin]) {
+        if (!isFrameable(origin)) throw this.#unframeable(origin);
       }
       if (lastGood !== undefined) this.#tellChange(lastGood, { formsOrigin, coreFormsOrigin });
       this.#lastGood = { formsOrigin, coreFormsOrigin };
@@ -128,4 +144,13 @@ export class EmbedOriginCache {
     const keptOnFailure = pending.catch(() => lastGood);
     return keptOnFailure;
   }
+}
+
+/**
+ * Whether the element frames pages of `origin` (docs/contract.md#organisation-and-embed-origins):
+ * https, as the contract writes embed origins, or plain http on this machine (the sandbox).
+ */
+function isFrameable(origin: string): boolean {
+  const { protocol, hostname } = new URL(origin);
+  return protocol === 'https:' || (protocol === 'http:' && isLoopbackHostname(hostname));
 }

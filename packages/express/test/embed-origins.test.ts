@@ -84,6 +84,33 @@ describe('the embed origins, fetched when the middleware is created (docs/contra
   });
 });
 
+test('an embed origin the element would refuse (http, not on this machine) is logged, and no mint is spent on a frame that would never show', async () => {
+  const logsBefore = watch.logLines.length;
+  await using portal = await mountMiddleware(watch, {
+    apiKey: sandbox.apiKey,
+    baseUrl: sandbox.baseUrl,
+    fetch: async (input, init) => {
+      const answer = await fetch(input, init);
+      if (!String(input).endsWith('/api/v1/me')) return answer;
+      return Response.json({ ...(await answer.json()), formsOrigin: 'http://forms.example' });
+    },
+  });
+  const answer = await portal.mint(microsoftForm, { session: 'adele' });
+  assert.equal(answer.status, 500, answer.text);
+  assert.equal(SessionErrorBodySchema.parse(answer.body).error.code, 'internal_error');
+  assert.deepEqual(
+    portal.upstream.filter((call) => call.method === 'POST'),
+    [],
+    'no mint upstream',
+  );
+  assert.ok(
+    watch.logLines
+      .slice(logsBefore)
+      .some((line) => line.message.includes('embed origin http://forms.example')),
+    JSON.stringify(watch.logLines.slice(logsBefore)),
+  );
+});
+
 describe("the Router's embedOrigins(), for a page's Content-Security-Policy", () => {
   test('are the origins GET /me answered, from the read the Router made when it was created', async () => {
     const sessions = formEmbedSessions({
