@@ -199,11 +199,12 @@ export class UpstreamErrors {
       case 410:
         // On a form-session endpoint, which answers every refusal as a SessionError: not the
         // service's answer to this mint but a refusal of the request as such (a path the service
-        // does not have, a gateway's rule), which the same mint meets again. A read's stays a
-        // bad shape: the browser's request is not what was refused.
-        if (!isFormSessionRoute(route)) return this.badShape(route, answer);
+        // does not have, a gateway's rule), which the same mint meets again. A read's is the
+        // general form `{error: string}`: its message names the problem, and a 403 is a
+        // scope the key lacks or another client’s record (docs/contract.md#authentication).
+        if (!isFormSessionRoute(route)) return this.#refusedRead(route, answer);
         this.#logger.error(
-          `the service answered ${answer.request} (paths.${route}) with ${answer.status} and no SessionError: check baseUrl (without /api/v1) and paths.${route}, and any gateway in front of the service`,
+          `the service answered ${answer.request} (paths.${route}) with ${answer.status} and no SessionError${this.#said(answer)}: check baseUrl (without /api/v1) and paths.${route}, and any gateway in front of the service`,
         );
         return sessionError(
           'invalid_request',
@@ -221,6 +222,26 @@ export class UpstreamErrors {
       default:
         return this.badShape(route, answer);
     }
+  }
+
+  /** A read refused in the general form `{error: string}`, logged with what the service said. */
+  #refusedRead(route: Route, answer: UpstreamAnswer): SessionErrorResponse {
+    const said = this.#said(answer);
+    if (!said) return this.badShape(route, answer);
+    const todo =
+      answer.status === 403
+        ? 'the API key may lack a scope this read needs, or the record is another client’s'
+        : `check baseUrl (without /api/v1) and paths.${route}`;
+    this.#logger.error(
+      `the service refused ${answer.request} (paths.${route}) with ${answer.status}${said}: ${todo}`,
+    );
+    return sessionError('internal_error', `The service refused a read (${answer.status}).`);
+  }
+
+  /** `{error: string}`'s text as a log line's clause, cleaned; '' for any other body. */
+  #said(answer: UpstreamAnswer): string {
+    const error = (answer.body as { error?: unknown } | undefined)?.error;
+    return typeof error === 'string' && error ? `, saying "${this.#clean(error)}"` : '';
   }
 
   /**

@@ -648,6 +648,35 @@ test("the same for the user's client; but a Core forms read that says wait (503)
   assert.equal(SessionErrorBodySchema.parse(busy.body).error.code, 'unavailable');
 });
 
+test('a Core forms list refused in the general form (403 {error}, a key without the scope) is logged with what the service said, not as a wrong path; the menu keeps the designer forms', async () => {
+  await using unscoped = await mountMiddleware(watch, {
+    apiKey: sandbox.apiKey,
+    baseUrl: sandbox.baseUrl,
+    fetch: (input, init) =>
+      /\/api\/v1\/core\/forms$/.test(String(input))
+        ? Promise.resolve(
+            Response.json({ error: 'This key lacks scope core:configure' }, { status: 403 }),
+          )
+        : fetch(input, init),
+  });
+  const logsBefore = watch.logLines.length;
+  assert.deepEqual(names(await unscoped.request('/forms', { session: 'adele' })), [
+    `form:${forms.microsoft}`,
+    `form:${forms.google}`,
+    `form:${forms.open}`,
+  ]);
+  const logged = watch.logLines.slice(logsBefore).map((line) => line.message);
+  assert.ok(
+    logged.some(
+      (message) =>
+        message.includes('with 403, saying "This key lacks scope core:configure"') &&
+        message.includes('may lack a scope'),
+    ),
+    JSON.stringify(logged),
+  );
+  assert.ok(!logged.some((message) => message.includes('not in the documented shape')));
+});
+
 /** A service whose every clients page is the sandbox's first, claiming more follow, of a billion. */
 const endlessClients: typeof fetch = async (input, init) => {
   const url = new URL(String(input));
