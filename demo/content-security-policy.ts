@@ -7,7 +7,7 @@ import type { NextFunction, Request, Response } from 'express';
  * origins the service names), framed by `ancestors` only. The element needs nothing more: its
  * styles are an adopted stylesheet, and it writes text, never HTML.
  */
-export function contentSecurityPolicy(frames: readonly string[], ancestors = "'none'"): string {
+function contentSecurityPolicy(frames: readonly string[], ancestors = "'none'"): string {
   return [
     "default-src 'self'",
     "script-src 'self'",

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { formEmbedSessions, type LimitCounts } from '@form-embed/express';
 import type { FormSessionUser } from '@form-embed/protocol';
-import { type Sandbox, type SandboxOptions, startSandbox } from '@form-embed/sandbox';
+import { type Sandbox, startSandbox } from '@form-embed/sandbox';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Store } from 'express-rate-limit';
 import { createServer as createViteServer, type ViteDevServer } from 'vite';
@@ -22,8 +22,6 @@ export interface DemoOptions {
   port?: number;
   /** A real service instead of the sandbox: its base URL, API key and the user to mint for. */
   service?: { baseUrl: string; apiKey: string; user: FormSessionUser | undefined };
-  /** Options of the sandbox the demo starts when no `service` is given. */
-  sandbox?: SandboxOptions;
   /** The middleware's limits a minute (`limit.mints`, `catalogue`, `signedOutMints`). */
   limits?: Pick<LimitCounts, 'mints' | 'catalogue' | 'signedOutMints'>;
   /** How long the middleware keeps the catalogue's reads (`catalogue.cacheTtlMs`); 0 for none. */
@@ -39,7 +37,7 @@ export interface DemoOptions {
 
 export interface Demo {
   url: string;
-  mode: 'sandbox' | 'service';
+  /** The sandbox the demo started, unless it runs on a real service. */
   sandbox: Sandbox | undefined;
   close(): Promise<void>;
 }
@@ -49,7 +47,6 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
   const app = express();
   app.disable('x-powered-by');
   app.use(loopbackHostOnly);
-  // Listen first: the sandbox lets the demo's own origin call its control API.
   const server = createServer(app);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -67,9 +64,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
     await sandbox?.close();
   };
   try {
-    sandbox = options.service
-      ? undefined
-      : await startSandbox({ controlApi: true, controlOrigins: [url], ...options.sandbox });
+    sandbox = options.service ? undefined : await startSandbox({ controlApi: true });
     const portal = mountPortal(app, options, sandbox);
     // After the portal's JSON routes. The sandbox's origins are read from its control: a new
     // forms domain is in the next page's policy at once, before any mint has met it.
@@ -85,7 +80,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
     await close();
     throw error;
   }
-  return { url, mode: sandbox ? 'sandbox' : 'service', sandbox, close };
+  return { url, sandbox, close };
 }
 
 /** Vite's dev server as middleware; its websocket shares the demo's port, so demos can run at once. */
@@ -136,9 +131,6 @@ function mountDemoRoutes(
       personas: sandbox
         ? Object.entries(personas).map(([id, { label, expect }]) => ({ id, label, expect }))
         : [],
-      embedOrigins: sandbox
-        ? { formsOrigin: sandbox.formsOrigin, coreFormsOrigin: sandbox.coreFormsOrigin }
-        : undefined,
     });
   });
   app.post('/demo/sign-in', express.json(), function signIn(req, res) {

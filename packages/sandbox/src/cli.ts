@@ -49,8 +49,8 @@ async function main(): Promise<void> {
     process.stdout.write(usage);
     return;
   }
-  // Handlers first, so a signal during start-up (or right after the addresses are printed)
-  // still closes the listeners cleanly.
+  // Handlers first: a signal during start-up ends the process at once (its end frees the ports
+  // bound so far); once started, the listeners are closed first.
   let closing = false;
   let sandbox: Sandbox | undefined;
   const stop = () => {
@@ -71,7 +71,6 @@ async function main(): Promise<void> {
     controlOrigins: args.controlOrigins,
   };
   sandbox = await startSandbox(options).catch((error) => fail(describeStartError(error, args), 1));
-  if (closing) return void (await sandbox.close());
   process.stdout.write(describeSandbox(sandbox, args));
 }
 

@@ -18,8 +18,6 @@ import {
   refuse,
 } from './session-decision.js';
 
-export type { Decision } from './session-decision.js';
-
 export function decideFormSession(
   context: RuleContext,
   target: FormTarget,

@@ -28,8 +28,6 @@ export interface Scenario {
   apiKey?: FixtureKeyName;
   /** Puts the sandbox in the state that produces the code (org state, a limit, or a fault). */
   setup?: (control: SandboxControl) => void | Promise<void>;
-  /** A raw request body, sent instead of `{user}`. */
-  body?: string;
 }
 
 const { forms, coreForms, clients, tenants, users } = fixtureIds;

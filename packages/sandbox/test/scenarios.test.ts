@@ -24,7 +24,6 @@ describe('scenarios: every SessionError code is reachable', () => {
       await scenario.setup?.(sandbox.control);
       const response = await requestSession(sandbox, scenario.target, scenario.user, {
         apiKey: fixtureKeys[scenario.apiKey ?? 'primary'],
-        ...(scenario.body !== undefined ? { body: scenario.body } : {}),
       });
       const error = await sessionError(response);
       assert.equal(error.code, scenario.code);
