@@ -33,6 +33,14 @@ export function controlRouter(control: SandboxControl, allowedOrigins: readonly 
   router.get('/stats', function controlStats(_req, res) {
     res.json({ ok: true, ...statsOf(control) });
   });
+  // An action asked for with another method: said so, where it fell through to the API's 401.
+  router.all('/:action', function wrongMethod(req: Request<{ action: string }>, res, next) {
+    if (!actions.has(req.params.action)) return next();
+    res
+      .status(405)
+      .set('Allow', 'POST')
+      .json({ error: `${req.params.action} takes POST.` });
+  });
   router.use(function controlError(
     error: unknown,
     req: Request,

@@ -2,14 +2,10 @@
  * Who gets a form session (docs/contract.md#form-sessions, #session-errors): pure decisions over
  * the fixtures and the organisation's connection state; no I/O.
  */
-import {
-  type FormSessionUser,
-  type FormTarget,
-  isPublicAvailability,
-  isWithdrawnForTenant,
-} from '@form-embed/protocol';
+import { type FormSessionUser, type FormTarget, isWithdrawnForTenant } from '@form-embed/protocol';
 import { clients, coreForms, directoryUsers, forms, otherOrganisationForms } from './fixtures.js';
 import { checkMicrosoftUser, resolveMicrosoftClient } from './microsoft-rules.js';
+import { isPublicCoreForm } from './resources.js';
 import {
   type Decision,
   EMAIL,
@@ -63,7 +59,7 @@ function decideCoreForm(
 ): Decision {
   const form = coreForms.find((f) => f.slug === slug);
   if (!form) return refuse('form_not_found', `No Core form ${slug}.`);
-  if (!form.enabled || !isPublicAvailability(form.availability)) {
+  if (!isPublicCoreForm(form)) {
     return refuse('form_unpublished', `Core form ${slug} is not available publicly.`);
   }
   const resolved = resolveMicrosoftClient(context, user, 'Core forms');

@@ -32,13 +32,18 @@ export function toForm(record: FormRecord, formsOrigin: string): Form {
   };
 }
 
+/** docs/contract.md#core-forms: a Core form is public (and embeddable) when enabled and public. */
+export function isPublicCoreForm(record: Pick<CoreFormRecord, 'enabled' | 'availability'>) {
+  return record.enabled && isPublicAvailability(record.availability);
+}
+
 /** A Core form as the API answers it, with the overrides of `ownTenants` only. */
 export function toCoreForm(
   record: CoreFormRecord,
   coreFormsOrigin: string,
   ownTenants: ReadonlySet<string>,
 ): CoreForm {
-  const isPublic = record.enabled && isPublicAvailability(record.availability);
+  const isPublic = isPublicCoreForm(record);
   return {
     slug: record.slug,
     name: record.name,

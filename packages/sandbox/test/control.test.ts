@@ -107,6 +107,17 @@ describe('sandbox.control: faults, latency, stats, forms domain, Microsoft conne
     }
   });
 
+  test('an action asked for with GET answers 405, Allow: POST, not the API’s 401, and is not counted as an API request', async (t) => {
+    const sandbox = await sandboxFor(t, { controlApi: true });
+    const answer = await fetch(`${sandbox.baseUrl}${CONTROL_PATH}/reset`);
+    assert.equal(answer.status, 405);
+    assert.equal(answer.headers.get('allow'), 'POST');
+    assert.deepEqual(PlainErrorBodySchema.parse(await answer.json()), {
+      error: 'reset takes POST.',
+    });
+    assert.deepEqual(sandbox.control.stats(), {});
+  });
+
   test('a fault fails exactly the next N requests, then answers are normal again', async (t) => {
     const sandbox = await sandboxFor(t);
     sandbox.control.fail({ kind: 'error', code: 'internal_error', count: 2 });
