@@ -1,9 +1,10 @@
 /**
  * The framed pages' HTML: plain, accessible, with a little inline CSS and script. The script
  * posts `{type: 'service:form-session', state}` to the parent only when the page is framed
- * (`window.parent !== window`), and only when the server asked for it (`data-post`), which it
- * does at most once per lapse. Target origin `'*'`: the page does not know the portal's origin
- * and the message carries no secret.
+ * (`window.parent !== window`), and only when the server asked for it: `data-post` on the page
+ * (`error` on each load of the sign-in error page, `expired` on the lapse page the first time
+ * that lapse is noticed) or `post` in a Core lookup's answer (likewise once per lapse). Target
+ * origin `'*'`: the page does not know the portal's origin and the message carries no secret.
  */
 import { EMBED_MESSAGE_TYPE, type EmbedSessionState } from '@form-embed/protocol';
 
