@@ -119,19 +119,21 @@ export abstract class FormEmbedStatus extends FormEmbedProperties {
     // biome-ignore lint/style/useTemplate: 3 B gzip fewer than join() or a template (kept as one).
     const shown = [name, said, button, label] + '';
     if (!this.#opening && shown !== this.#shown) {
+      // A local the minifier shortens, where it keeps each this.#button as written.
+      const control = this.#button;
       this.#shown = shown;
-      this.#button.textContent = label as string;
-      this.#button.part = button;
+      control.textContent = label as string;
+      control.part = button;
       // The button is described by its message (the slot, whose id is its name): focus handed to
       // the button as the message appears can cut the live region short, and a screen reader says
       // a focused button's description with it.
-      this.#button.setAttribute('aria-describedby', name);
+      control.setAttribute('aria-describedby', name);
       // The message is replaced (its slot is the area's first child), the button only taken out
       // or put in: a button that stays, relabelled, is never taken out, which would drop focus it
       // has to the page's body (new messages while Try again or Dismiss has focus).
       this.#area.firstChild?.remove();
-      if (!said || !button) this.#button.remove();
-      else if (!this.#button.isConnected) this.#area.append(this.#button);
+      if (!said || !button) control.remove();
+      else if (!control.isConnected) this.#area.append(control);
       // The message, a <bdi>, in its own text's direction: English on an Arabic page keeps its
       // full stop at the end. On the slot, dir="auto" would also turn the page's own content in
       // it (its direction inherited from the slot) left to right after a Latin first word.
