@@ -1,8 +1,18 @@
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { expectNoAxeViolations } from './axe.js';
 import { expect, openFramedConsole, signIn, test } from './demo-fixture.js';
 
 const pages = ['/', '/several.html', '/lazy.html', '/hostile.html'];
+
+/**
+ * Scrolls `target` into view before it is clicked. A click whose own scroll passes the element's
+ * cross-site frame is sent to that frame: Chromium routes it to the out-of-process frame by
+ * where the frames were before the scroll (seen landing on the form's textarea), and the button
+ * never gets it. Scrolled first, the click's own checks wait for frames drawn after the scroll.
+ */
+async function scrolledTo(target: Locator): Promise<void> {
+  await target.scrollIntoViewIfNeeded();
+}
 
 test.use({ viewport: { width: 390, height: 844 } });
 
@@ -145,7 +155,7 @@ test.describe('at 360 px', () => {
     demo,
   }) => {
     await page.goto(`${demo.url}/hostile.html`);
-    // Clicked once the page's frames have loaded and stopped moving the button down.
+    // Its frames loaded: the button below them has come to rest.
     await expect(page.locator('#target')).toHaveAttribute('state', 'framed');
     await expect(
       page.frameLocator('#hostile-frame').getByRole('button', { name: /exact message/ }),
@@ -154,7 +164,7 @@ test.describe('at 360 px', () => {
       page.frameLocator('#target iframe').getByRole('button', { name: 'Submit' }),
     ).toBeVisible();
     const button = page.getByRole('button', { name: 'Frame a reused embedUrl beside the element' });
-    await button.scrollIntoViewIfNeeded();
+    await scrolledTo(button);
     await button.click();
     const frames = page.locator('#stolen iframe');
     await expect(frames).toHaveCount(2);
@@ -176,15 +186,8 @@ test('signed out, the hostile page’s reused embedUrl frames nothing and says w
   await signIn(page, demo, 'anonymous');
   await page.goto(`${demo.url}/hostile.html`);
   await expect(page.locator('#target')).toHaveAttribute('state', 'framed');
-  // Clicked once the page's frames have loaded and stopped moving the button down.
-  await expect(
-    page.frameLocator('#hostile-frame').getByRole('button', { name: /exact message/ }),
-  ).toBeVisible();
-  await expect(
-    page.frameLocator('#target iframe').getByRole('button', { name: 'Submit' }),
-  ).toBeVisible();
   const button = page.getByRole('button', { name: 'Frame a reused embedUrl beside the element' });
-  await button.scrollIntoViewIfNeeded();
+  await scrolledTo(button);
   await button.click();
   await expect(page.locator('#sent')).toHaveText(
     'Nothing framed: signed out, this form comes with no handle to reuse. Sign in on the console first.',
@@ -256,7 +259,7 @@ test.describe('at 390 px, the console’s glance bar', () => {
     await expect(glance).toContainText('session · attempt 1');
     await expect(glance.getByRole('link', { name: 'Events (1)' })).toBeVisible();
     const remint = page.getByRole('button', { name: 'Remint now' });
-    await remint.scrollIntoViewIfNeeded();
+    await scrolledTo(remint);
     await remint.click();
     // remint() starts a new run: its session is attempt 1 again, the log's second event.
     await expect(glance.getByRole('link', { name: 'Events (2)' })).toBeVisible();
