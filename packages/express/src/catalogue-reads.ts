@@ -18,6 +18,8 @@ import type { ServiceClient } from './service-client.js';
 const PAGE_SIZE = 100;
 /** 5,000 clients: a list that claims more is not believed (a reader must end). */
 const MAX_PAGES = 50;
+/** What a walk of the clients list answers when the list changed between the pages it read. */
+const LIST_CHANGED = Symbol('the clients list changed');
 /** Distinct clients and tenants whose lookups are kept at once. */
 const MAX_TENANTS = 10_000;
 
@@ -33,6 +35,8 @@ type Load<T> = () => Promise<T>;
 interface ClientPage {
   clients: ListedClient[];
   last: boolean;
+  /** The list's length when the page was read. */
+  total: number;
 }
 
 /**
@@ -194,10 +198,26 @@ export class CatalogueReads {
   async #findClient(
     matches: (candidate: ListedClient) => boolean,
   ): Promise<ListedClient | undefined> {
+    const found = await this.#walkClients(matches);
+    if (found !== LIST_CHANGED) return found;
+    // Pages kept from different moments, a client added or removed in between: the offsets
+    // shifted, and a client in the list throughout could fall between two pages. Read it anew.
+    this.#clientPages.clear();
+    const again = await this.#walkClients(matches);
+    return again === LIST_CHANGED ? undefined : again;
+  }
+
+  /** The walk of `#findClient`; LIST_CHANGED when a page's total is not the first page's. */
+  async #walkClients(
+    matches: (candidate: ListedClient) => boolean,
+  ): Promise<ListedClient | undefined | typeof LIST_CHANGED> {
+    let total: number | undefined;
     for (let pageIndex = 0; pageIndex < MAX_PAGES; pageIndex += 1) {
       const page = await this.#shared(this.#clientPages, String(pageIndex), () =>
         this.#clientPage(pageIndex * PAGE_SIZE),
       );
+      total ??= page.total;
+      if (page.total !== total) return LIST_CHANGED;
       const found = page.clients.find(matches);
       if (found !== undefined) return found;
       if (page.last) return undefined;
@@ -216,6 +236,7 @@ export class CatalogueReads {
     return {
       clients: this.#records.read(page.clients, clients),
       last: !page.hasMore || page.clients.length === 0 || offset + PAGE_SIZE >= page.total,
+      total: page.total,
     };
   }
 }

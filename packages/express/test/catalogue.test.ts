@@ -751,6 +751,61 @@ test('tenants in no client share the reading of the clients list: a second one c
   }
 });
 
+test('a client in the list throughout is found when another was removed between the pages kept: a page whose total differs has the list read anew', async () => {
+  const clock = installCacheClock();
+  try {
+    const real = (await (
+      await fetch(`${sandbox.baseUrl}/api/v1/clients?limit=100&offset=0`, {
+        headers: { authorization: `Bearer ${sandbox.apiKey}` },
+      })
+    ).json()) as { clients: { id: string; microsoftTenantId: string }[] };
+    const fabrikam = real.clients.find((client) => client.microsoftTenantId === tenants.fabrikam);
+    const filler = real.clients.find((client) => client !== fabrikam);
+    assert.ok(fabrikam && filler);
+    // 150 clients, Fabrikam's at index 100: on the second page until one before it goes.
+    let list = Array.from({ length: 150 }, (_, index) => ({
+      ...filler,
+      id: `client_pad_${index}`,
+      microsoftTenantId: `00000000-0000-4000-8000-${String(index).padStart(12, '0')}`,
+    }));
+    list[100] = { ...filler, ...fabrikam };
+    await using portal = await mountMiddleware(watch, {
+      apiKey: sandbox.apiKey,
+      baseUrl: sandbox.baseUrl,
+      catalogue: { cacheTtlMs: 30_000 },
+      resolveUser: (req) => ({
+        microsoftTenantId: req.get('x-tenant'),
+        userIdentifier: users.megan,
+      }),
+      fetch: async (input, init) => {
+        const url = new URL(String(input));
+        if (url.pathname !== '/api/v1/clients') return fetch(input, init);
+        const offset = Number(url.searchParams.get('offset'));
+        const limit = Number(url.searchParams.get('limit'));
+        const clients = list.slice(offset, offset + limit);
+        return Response.json({
+          clients,
+          total: list.length,
+          hasMore: offset + limit < list.length,
+        });
+      },
+    });
+    const coreForms = async (tenant: string) => {
+      const answer = await portal.request('/forms', { headers: { 'x-tenant': tenant } });
+      assert.equal(answer.status, 200, answer.text);
+      return names(answer).filter((name) => name.startsWith('core:'));
+    };
+    // A user of a client on the first page: that page is read, and kept.
+    await coreForms(list[5]?.microsoftTenantId ?? '');
+    clock.tick(20_000);
+    list = list.slice(1); // Fabrikam's client is now at index 99, on the first page
+    clock.tick(5_000);
+    assert.notDeepEqual(await coreForms(tenants.fabrikam), [], 'Fabrikam’s Core forms');
+  } finally {
+    clock.uninstall();
+  }
+});
+
 test('a clients list that says hasMore past its total, or on an empty page, or says no more, stops there', async () => {
   for (const lie of [
     { total: 1 },
