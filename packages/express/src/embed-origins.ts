@@ -30,6 +30,8 @@ export class EmbedOriginCache {
   /** The read `prefetch` started, settled either way. */
   #first: Promise<unknown> = Promise.resolve();
   #pageReadAfter = 0;
+  /** Until when mints are refused: the origins last read held one the element would refuse. */
+  #unframeableUntil = 0;
 
   constructor(client: ServiceClient, logger: Logger) {
     this.#client = client;
@@ -110,12 +112,22 @@ export class EmbedOriginCache {
     );
   }
 
-  /** An embed origin the element would refuse: logged, and no mint made for nothing. */
-  #unframeable(origin: string) {
+  /**
+   * Throws, before a mint is sent, while the origins last read hold one the element would refuse:
+   * for PAGE_READ_PAUSE_MS after that read, so that a mint and a read are spent on it at most that
+   * often, not for every page. Not retryable: only the service's owner can change it.
+   */
+  assertFrameable(): void {
+    if (Date.now() < this.#unframeableUntil) throw unframeableError();
+  }
+
+  /** An embed origin the element would refuse: logged, and mints refused for a while. */
+  #refuseUnframeable(origin: string) {
+    this.#unframeableUntil = Date.now() + PAGE_READ_PAUSE_MS;
     this.#logger.error(
-      `the service's embed origin ${origin} (GET /api/v1/me) is neither https nor on this machine: the element frames no other, so no form session is minted`,
+      `the service's embed origin ${origin} (GET /api/v1/me) is neither https nor on this machine: the element frames no other, so mints are refused, and the origins read again after ${PAGE_READ_PAUSE_MS / 1000} s`,
     );
-    return sessionError('internal_error', "The service's embed origin is not https.");
+    return unframeableError();
   }
 
   #fetch(): Promise<EmbedOrigins> {
@@ -129,7 +141,7 @@ export class EmbedOriginCache {
         );
       }
       for (const origin of [formsOrigin, coreFormsOrigin]) {
-        if (!isFrameable(origin)) throw this.#unframeable(origin);
+        if (!isFrameable(origin)) throw this.#refuseUnframeable(origin);
       }
       if (lastGood !== undefined) this.#tellChange(lastGood, { formsOrigin, coreFormsOrigin });
       this.#lastGood = { formsOrigin, coreFormsOrigin };
@@ -154,3 +166,6 @@ function isFrameable(origin: string): boolean {
   const { protocol, hostname } = new URL(origin);
   return protocol === 'https:' || (protocol === 'http:' && isLoopbackHostname(hostname));
 }
+
+const unframeableError = () =>
+  sessionError('invalid_request', "The service's embed origin is not https.");

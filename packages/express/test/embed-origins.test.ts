@@ -84,7 +84,7 @@ describe('the embed origins, fetched when the middleware is created (docs/contra
   });
 });
 
-test('an embed origin the element would refuse (http, not on this machine) is logged, and no mint is spent on a frame that would never show', async () => {
+test('an embed origin the element would refuse (http, not on this machine) is logged, and no mint is spent on a frame that would never show: invalid_request, not retried, and no read again for 10 s', async () => {
   const logsBefore = watch.logLines.length;
   await using portal = await mountMiddleware(watch, {
     apiKey: sandbox.apiKey,
@@ -95,20 +95,65 @@ test('an embed origin the element would refuse (http, not on this machine) is lo
       return Response.json({ ...(await answer.json()), formsOrigin: 'http://forms.example' });
     },
   });
-  const answer = await portal.mint(microsoftForm, { session: 'adele' });
-  assert.equal(answer.status, 500, answer.text);
-  assert.equal(SessionErrorBodySchema.parse(answer.body).error.code, 'internal_error');
+  const meReadsBefore = meCount();
+  for (let i = 0; i < 3; i++) {
+    const answer = await portal.mint(microsoftForm, { session: 'adele' });
+    assert.equal(answer.status, 400, answer.text);
+    const { error } = SessionErrorBodySchema.parse(answer.body);
+    assert.deepEqual([error.code, error.retryable], ['invalid_request', false]);
+  }
   assert.deepEqual(
     portal.upstream.filter((call) => call.method === 'POST'),
     [],
     'no mint upstream',
   );
+  assert.equal(meCount(), meReadsBefore, 'no read again within 10 s');
   assert.ok(
     watch.logLines
       .slice(logsBefore)
       .some((line) => line.message.includes('embed origin http://forms.example')),
     JSON.stringify(watch.logLines.slice(logsBefore)),
   );
+});
+
+test('origins that turn plain http after a good read: the mint that meets them is refused, and no other is sent, nor GET /me, for 10 s', async () => {
+  const clock = FakeTimers.install({ toFake: ['Date'] });
+  try {
+    let plain = false;
+    await using portal = await mountMiddleware(watch, {
+      apiKey: sandbox.apiKey,
+      baseUrl: sandbox.baseUrl,
+      fetch: async (input, init) => {
+        const answer = await fetch(input, init);
+        if (!plain) return answer;
+        if (String(input).endsWith('/api/v1/me')) {
+          return Response.json({ ...(await answer.json()), formsOrigin: 'http://forms.example' });
+        }
+        if (init?.method !== 'POST' || !answer.ok) return answer;
+        const session = await answer.json();
+        const { pathname, search } = new URL(session.embedUrl);
+        return Response.json({ ...session, embedUrl: `http://forms.example${pathname}${search}` });
+      },
+    });
+    assert.equal((await portal.mint(microsoftForm, { session: 'adele' })).status, 200);
+    plain = true;
+    const sent = () => ({
+      mints: portal.upstream.filter((call) => call.method === 'POST').length,
+      reads: meCount(),
+    });
+    const before = sent();
+    for (let i = 0; i < 3; i++) {
+      const answer = await portal.mint(microsoftForm, { session: 'adele' });
+      assert.equal(answer.status, 400, answer.text);
+      assert.equal(SessionErrorBodySchema.parse(answer.body).error.retryable, false);
+    }
+    assert.deepEqual(sent(), { mints: before.mints + 1, reads: before.reads + 1 });
+    clock.tick(10_000);
+    assert.equal((await portal.mint(microsoftForm, { session: 'adele' })).status, 400);
+    assert.deepEqual(sent(), { mints: before.mints + 2, reads: before.reads + 2 }, 'after 10 s');
+  } finally {
+    clock.uninstall();
+  }
 });
 
 describe("the Router's embedOrigins(), for a page's Content-Security-Policy", () => {
