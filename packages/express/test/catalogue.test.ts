@@ -677,6 +677,16 @@ test('a Core forms list refused in the general form (403 {error}, a key without 
   assert.ok(!logged.some((message) => message.includes('not in the documented shape')));
 });
 
+/** A portal whose user, `userIdentifier`, is of the tenant its `x-tenant` header names. */
+const tenantByHeader = (userIdentifier: string, upstream: typeof fetch) =>
+  mountMiddleware(watch, {
+    apiKey: sandbox.apiKey,
+    baseUrl: sandbox.baseUrl,
+    catalogue: { cacheTtlMs: 30_000 },
+    resolveUser: (req) => ({ microsoftTenantId: req.get('x-tenant'), userIdentifier }),
+    fetch: upstream,
+  });
+
 /** A service whose every clients page is the sandbox's first, claiming more follow, of a billion. */
 const endlessClients: typeof fetch = async (input, init) => {
   const url = new URL(String(input));
@@ -722,16 +732,7 @@ test('a clients list that never stops saying hasMore is read for a bounded numbe
 test('tenants in no client share the reading of the clients list: a second one costs no page, and the pages are read again once cacheTtlMs has passed', async () => {
   const clock = installCacheClock();
   try {
-    await using endless = await mountMiddleware(watch, {
-      apiKey: sandbox.apiKey,
-      baseUrl: sandbox.baseUrl,
-      catalogue: { cacheTtlMs: 30_000 },
-      resolveUser: (req) => ({
-        microsoftTenantId: req.get('x-tenant'),
-        userIdentifier: users.otherOrg,
-      }),
-      fetch: endlessClients,
-    });
+    await using endless = await tenantByHeader(users.otherOrg, endlessClients);
     const clientReads = () =>
       endless.upstream.filter((call) => call.url.includes('/api/v1/clients')).length;
     const menuOf = async (tenant: string) => {
@@ -769,26 +770,17 @@ test('a client in the list throughout is found when another was removed between 
       microsoftTenantId: `00000000-0000-4000-8000-${String(index).padStart(12, '0')}`,
     }));
     list[100] = { ...filler, ...fabrikam };
-    await using portal = await mountMiddleware(watch, {
-      apiKey: sandbox.apiKey,
-      baseUrl: sandbox.baseUrl,
-      catalogue: { cacheTtlMs: 30_000 },
-      resolveUser: (req) => ({
-        microsoftTenantId: req.get('x-tenant'),
-        userIdentifier: users.megan,
-      }),
-      fetch: async (input, init) => {
-        const url = new URL(String(input));
-        if (url.pathname !== '/api/v1/clients') return fetch(input, init);
-        const offset = Number(url.searchParams.get('offset'));
-        const limit = Number(url.searchParams.get('limit'));
-        const clients = list.slice(offset, offset + limit);
-        return Response.json({
-          clients,
-          total: list.length,
-          hasMore: offset + limit < list.length,
-        });
-      },
+    await using portal = await tenantByHeader(users.megan, async (input, init) => {
+      const url = new URL(String(input));
+      if (url.pathname !== '/api/v1/clients') return fetch(input, init);
+      const offset = Number(url.searchParams.get('offset'));
+      const limit = Number(url.searchParams.get('limit'));
+      const clients = list.slice(offset, offset + limit);
+      return Response.json({
+        clients,
+        total: list.length,
+        hasMore: offset + limit < list.length,
+      });
     });
     const coreForms = async (tenant: string) => {
       const answer = await portal.request('/forms', { headers: { 'x-tenant': tenant } });
