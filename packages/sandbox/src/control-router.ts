@@ -35,11 +35,13 @@ export function controlRouter(control: SandboxControl, allowedOrigins: readonly 
   });
   // An action asked for with another method: said so, where it fell through to the API's 401.
   router.all('/:action', function wrongMethod(req: Request<{ action: string }>, res, next) {
-    if (!actions.has(req.params.action)) return next();
+    const { action } = req.params;
+    if (!actions.has(action)) return next();
+    const allowed = action === 'stats' ? 'GET, POST' : 'POST';
     res
       .status(405)
-      .set('Allow', 'POST')
-      .json({ error: `${req.params.action} takes POST.` });
+      .set('Allow', allowed)
+      .json({ error: `${action} takes ${allowed}.` });
   });
   router.use(function controlError(
     error: unknown,

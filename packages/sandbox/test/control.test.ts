@@ -116,6 +116,9 @@ describe('sandbox.control: faults, latency, stats, forms domain, Microsoft conne
       error: 'reset takes POST.',
     });
     assert.deepEqual(sandbox.control.stats(), {});
+    const statsPut = await fetch(`${sandbox.baseUrl}${CONTROL_PATH}/stats`, { method: 'PUT' });
+    assert.equal(statsPut.status, 405);
+    assert.equal(statsPut.headers.get('allow'), 'GET, POST', 'stats answers GET too');
   });
 
   test('a fault fails exactly the next N requests, then answers are normal again', async (t) => {
