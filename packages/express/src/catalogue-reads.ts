@@ -1,15 +1,15 @@
-import {
-  AvailabilitySchema,
-  ClientEnvironmentSchema,
-  ClientPageSchema,
-  ClientSchema,
-  CoreFormSchema,
-  FormSchema,
-  type FormSessionUser,
-  OpenAuthTypeSchema,
-} from '@form-embed/protocol';
+import type { FormSessionUser } from '@form-embed/protocol';
 import { LRUCache } from 'lru-cache';
-import { z } from 'zod';
+import {
+  ClientPageEnvelope,
+  clients,
+  coreForms,
+  designerForms,
+  FormListEnvelope,
+  type ListedClient,
+  type ListedCoreForm,
+  type ListedForm,
+} from './catalogue-records.js';
 import { countBound } from './count-bound.js';
 import { ListedRecords, type RecordKind } from './listed-records.js';
 import type { Logger } from './logger.js';
@@ -38,57 +38,6 @@ interface ClientPage {
   /** The list's length when the page was read. */
   total: number;
 }
-
-/**
- * The service's records as the middleware reads them, one at a time
- * (docs/contract.md#designer-forms): a record that is not in the documented shape costs the list
- * that record alone, and a field the contract gives as a closed enum is read as any string where
- * nothing the middleware decides reads it. Clients branch on `embeddable`, not on authType, and a Core form is offered by its
- * `embeddable` (true exactly when public) and its client overrides, not by its availability;
- * nothing reads a client's environment.
- */
-const designerForms: RecordKind<ListedForm> = {
-  name: 'form',
-  ref: 'id',
-  schema: FormSchema.extend({ authType: OpenAuthTypeSchema }),
-  open: {
-    authType: {
-      known: FormSchema.shape.authType.options,
-      so: 'it is offered or not by embeddable, as any other',
-    },
-  },
-};
-const coreForms: RecordKind<ListedCoreForm> = {
-  name: 'Core form',
-  ref: 'slug',
-  schema: CoreFormSchema.extend({ availability: z.string() }),
-  open: {
-    availability: {
-      known: AvailabilitySchema.options,
-      so: 'it is offered or not by embeddable and its client overrides, as any other',
-    },
-  },
-};
-const clients: RecordKind<ListedClient> = {
-  name: 'client',
-  ref: 'id',
-  schema: ClientSchema.extend({ environment: z.string() }),
-  open: {
-    environment: {
-      known: ClientEnvironmentSchema.options,
-      so: 'nothing the middleware does reads environment, so it is read as any other',
-    },
-  },
-};
-export type ListedForm = Omit<z.infer<typeof FormSchema>, 'authType'> & { authType: string };
-export type ListedCoreForm = Omit<z.infer<typeof CoreFormSchema>, 'availability'> & {
-  availability: string;
-};
-type ListedClient = Omit<z.infer<typeof ClientSchema>, 'environment'> & { environment: string };
-
-/** The envelopes of the lists, their records read one at a time by `ListedRecords`. */
-const FormListEnvelope = z.object({ forms: z.array(z.unknown()) });
-const ClientPageEnvelope = ClientPageSchema.extend({ clients: z.array(z.unknown()) });
 
 /**
  * The organisation-wide reads behind the catalogue (docs/contract.md#limits), shared by every

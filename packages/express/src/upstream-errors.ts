@@ -7,7 +7,8 @@ import {
   statusOfSessionErrorCode,
   UNKNOWN_CODE_STATUS,
 } from '@form-embed/protocol';
-import { INVISIBLE, type Logger } from './logger.js';
+import type { Logger } from './logger.js';
+import { WHAT_TO_DO, WHEN_READS_LIMITED } from './operator-advice.js';
 import type { UpstreamPaths } from './options.js';
 import { secretRedactor } from './secret-redaction.js';
 import { sessionErrorMessages } from './session-error-messages.js';
@@ -19,6 +20,7 @@ import {
   type UpstreamAnswer,
   type UpstreamConfig,
 } from './upstream-request.js';
+import { loggedText } from './upstream-text.js';
 
 type Route = keyof UpstreamPaths;
 
@@ -27,33 +29,6 @@ type Route = keyof UpstreamPaths;
  * limit takes to refill its whole burst (docs/contract.md#limits), a cautious wait.
  */
 const RATE_LIMIT_REFILL_SECONDS = 60;
-
-/** The most characters of an upstream code or message that reach a log line. */
-const LOGGED_TEXT_MAX = 500;
-
-/** What an operator does about a code the service answered, after the line naming it. */
-const WHAT_TO_DO = new Map([
-  [
-    'invalid_api_key',
-    ': the key is revoked, expired or mistyped; give apiKey a valid key of the organisation',
-  ],
-  [
-    'microsoft_connection_failed',
-    ": the organisation's Microsoft connection is not working (not configured, consent lapsed or token refused), and every microsoft and Core form fails until an administrator of the organisation reconnects it at the service",
-  ],
-  [
-    'rate_limited',
-    ": the organisation's own limit at the service is spent (every user's and instance's mints count); lower limit.mints or limit.signedOutMints, or ask the service for more",
-  ],
-]);
-
-/**
- * What an operator does about a 429 on a read of the middleware's own (`GET /me`, the lists, a
- * client): the key's reads limit, apart from the mints' (docs/contract.md#limits), is spent, and
- * the mint limits have no part in it.
- */
-const WHEN_READS_LIMITED =
-  ": the reads limit at the service is spent (the key's, which every instance's catalogue reads and any other program reading with the key count); raise catalogue.cacheTtlMs, lower limit.catalogue, or find what else reads with the key";
 
 /**
  * Turns the service's failed answers into the SessionErrors the browser gets. A code of the
@@ -64,6 +39,7 @@ const WHEN_READS_LIMITED =
 export class UpstreamErrors {
   readonly #logger: Logger;
   readonly #redact: (text: string) => string;
+  readonly #logged: (text: string) => string;
   /** What a 429 without a readable `Retry-After` waits (docs/contract.md#limits). */
   readonly #rateLimitWait: string;
 
@@ -74,6 +50,7 @@ export class UpstreamErrors {
   }: Pick<UpstreamConfig, 'logger' | 'apiKey' | 'maxRetryAfterSeconds'>) {
     this.#logger = logger;
     this.#redact = secretRedactor(apiKey);
+    this.#logged = loggedText(this.#redact);
     this.#rateLimitWait = String(Math.min(RATE_LIMIT_REFILL_SECONDS, maxRetryAfterSeconds));
   }
 
@@ -118,10 +95,10 @@ export class UpstreamErrors {
     // A refused key fails every mint until it is replaced: an error, saying what to do.
     const level = code === 'invalid_api_key' ? 'error' : 'warn';
     this.#logger[level](
-      `the service answered ${this.#clean(code)} (status ${answer.status}) on ${route}${WHAT_TO_DO.get(code) ?? ''}`,
+      `the service answered ${this.#logged(code)} (status ${answer.status}) on ${route}${WHAT_TO_DO.get(code) ?? ''}`,
       {
-        code: this.#clean(code),
-        message: this.#clean(detail.message),
+        code: this.#logged(code),
+        message: this.#logged(detail.message),
       },
     );
     if (isKnownSessionErrorCode(code)) {
@@ -241,20 +218,6 @@ export class UpstreamErrors {
   /** `{error: string}`'s text as a log line's clause, cleaned; '' for any other body. */
   #said(answer: UpstreamAnswer): string {
     const error = (answer.body as { error?: unknown } | undefined)?.error;
-    return typeof error === 'string' && error ? `, saying "${this.#clean(error)}"` : '';
-  }
-
-  /**
-   * What the service said, fit for a log line: not too long, no key, and no control, format or
-   * line-separator character (a line break would let an upstream text forge a line of its own),
-   * each one a space. A key written with such characters inside shows only once they are gone:
-   * then the text is logged without them, the key cut out.
-   */
-  #clean(text: string): string {
-    const redacted = this.#redact(text);
-    const joined = redacted.replace(INVISIBLE, '');
-    const rejoined = this.#redact(joined);
-    const clean = rejoined === joined ? redacted.replace(INVISIBLE, ' ') : rejoined;
-    return clean.slice(0, LOGGED_TEXT_MAX);
+    return typeof error === 'string' && error ? `, saying "${this.#logged(error)}"` : '';
   }
 }
