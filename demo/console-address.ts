@@ -23,8 +23,8 @@ export function keepInAddress(choices: Record<string, string | undefined>): void
 }
 
 /**
- * The links to the other demo pages carry the address's query, which they read (`?lang=`) and
- * hand back to the console: a tester who goes there and back finds the language and form kept.
+ * The links between the demo pages carry the address's query, which the pages read (`?lang=`)
+ * and hand back to the console: a tester who goes there and back finds the language and form kept.
  */
 export function keepInLinks(): void {
   for (const link of document.querySelectorAll<HTMLAnchorElement>(

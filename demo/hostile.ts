@@ -1,10 +1,13 @@
 import '@form-embed/element/define';
+import { askedFor } from './console-address.js';
 import { byId } from './dom.js';
 import { logEvents, showState } from './event-log.js';
+import { useLanguage } from './language-picker.js';
 import { renderHeader } from './page-header.js';
 
 renderHeader('Hostile frame');
 const element = byId('target');
+useLanguage(askedFor('lang'), element);
 showState(element, byId('state'));
 logEvents(element, byId<HTMLOListElement>('log'));
 

@@ -1,6 +1,5 @@
 // The header shared by the extra demo pages.
-import { askedFor } from './console-address.js';
-import { useLanguage } from './language-picker.js';
+import { keepInLinks } from './console-address.js';
 
 const pages = [
   ['/', 'Console'],
@@ -9,12 +8,8 @@ const pages = [
   ['/hostile.html', 'Hostile frame'],
 ] as const;
 
-/**
- * The page's header, its links carrying the page's query back (the console's language and form),
- * and the page's elements, all on it by now, in the language `?lang=` asks for.
- */
+/** The page's header, its links carrying the page's query back (the console's language and form). */
 export function renderHeader(title: string): void {
-  useLanguage(askedFor('lang'), ...document.querySelectorAll<HTMLElement>('form-embed'));
   const header = document.createElement('header');
   const h1 = document.createElement('h1');
   h1.textContent = `form-embed · ${title}`;
@@ -22,11 +17,12 @@ export function renderHeader(title: string): void {
   nav.setAttribute('aria-label', 'Demo pages');
   for (const [href, label] of pages) {
     const link = document.createElement('a');
-    link.href = href + location.search;
+    link.href = href;
     link.textContent = label;
     if (href === location.pathname) link.setAttribute('aria-current', 'page');
     nav.append(link);
   }
   header.append(h1, nav);
   document.body.prepend(header);
+  keepInLinks();
 }

@@ -1,8 +1,12 @@
 import '@form-embed/element/define';
 import { burnHandle } from './burn-handle.js';
+import { askedFor } from './console-address.js';
 import { byId } from './dom.js';
 import { logEvents, showState } from './event-log.js';
+import { useLanguage } from './language-picker.js';
 import { renderHeader } from './page-header.js';
+
+renderHeader('Several embeds');
 
 const embeds = [
   { id: 'ms', attribute: 'form-id', value: 'form_microsoft', title: 'IT request' },
@@ -18,6 +22,7 @@ for (const { id, attribute, value, title } of embeds) {
   element.id = `embed-${id}`;
   element.setAttribute(attribute, value);
   element.setAttribute('frame-title', title);
+  useLanguage(askedFor('lang'), element);
   // Built node by node: under the portal's Trusted Types an innerHTML string is refused.
   const bar = Object.assign(document.createElement('div'), { className: 'state-bar' });
   const badge = Object.assign(document.createElement('span'), { className: 'state' });
@@ -41,6 +46,3 @@ for (const { id, attribute, value, title } of embeds) {
   showState(element, badge);
   logEvents(element, list);
 }
-
-// Once the cards are in: their elements take the language the address asks for.
-renderHeader('Several embeds');
