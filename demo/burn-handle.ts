@@ -1,6 +1,6 @@
 // The demo's Burn: the element's frame navigated to its embedUrl again redeems the single-use
 // handle a second time, so the framed page posts `error` and the element remints. A session with
-// no handle (provider none, `expiresIn` 0) has nothing to burn: its frame just opens the form again.
+// no handle (provider none, `expiresIn` 0) has nothing to burn: its frame opens the form again.
 import type { FormEmbedElement } from '@form-embed/element';
 
 /** Each element's last session: seconds its handle was redeemable for at mint, 0 for none. */

@@ -32,6 +32,8 @@ export class EmbedOriginCache {
   #pageReadAfter = 0;
   /** Until when mints are refused: the origins last read held one the element would refuse. */
   #unframeableUntil = 0;
+  /** The refusal of that read, which a refresh passes on instead of keeping the last good. */
+  #unframeable: unknown;
 
   constructor(client: ServiceClient, logger: Logger) {
     this.#client = client;
@@ -52,11 +54,6 @@ export class EmbedOriginCache {
         },
       ),
     );
-  }
-
-  /** The origins last fetched, once there are any. */
-  get lastGood(): EmbedOrigins | undefined {
-    return this.#lastGood;
   }
 
   /**
@@ -84,7 +81,8 @@ export class EmbedOriginCache {
   /**
    * Fetches the origins again because `stale` did not match an embedUrl. Callers holding the
    * same stale pair share one fetch; a caller whose pair was already replaced gets the new one.
-   * When the fetch fails, the last good pair stays and is the answer.
+   * When the fetch fails, the last good pair stays and is the answer, unless it read origins
+   * the element would refuse: then the refusal is.
    */
   async refresh(stale: EmbedOrigins): Promise<EmbedOrigins> {
     const current = this.#current;
@@ -113,12 +111,14 @@ export class EmbedOriginCache {
   }
 
   /**
-   * Throws, before a mint is sent, while the origins last read hold one the element would refuse:
-   * for PAGE_READ_PAUSE_MS after that read, so that a mint and a read are spent on it at most that
+   * The origins a mint's embedUrl is checked against: the last read, else the first awaited. While
+   * the origins last read hold one the element would refuse, the mint is refused before it is
+   * sent, for PAGE_READ_PAUSE_MS after that read: a mint and a read are spent on it at most that
    * often, not for every page. Not retryable: only the service's owner can change it.
    */
-  assertFrameable(): void {
-    if (Date.now() < this.#unframeableUntil) throw unframeableError();
+  forMint(): Promise<EmbedOrigins> {
+    if (Date.now() < this.#unframeableUntil) return Promise.reject(unframeableError());
+    return this.#lastGood ? Promise.resolve(this.#lastGood) : this.get();
   }
 
   /** An embed origin the element would refuse: logged, and mints refused for a while. */
@@ -127,7 +127,8 @@ export class EmbedOriginCache {
     this.#logger.error(
       `the service's embed origin ${origin} (GET /api/v1/me) is neither https nor on this machine: the element frames no other, so mints are refused, and the origins read again after ${PAGE_READ_PAUSE_MS / 1000} s`,
     );
-    return unframeableError();
+    this.#unframeable = unframeableError();
+    return this.#unframeable;
   }
 
   #fetch(): Promise<EmbedOrigins> {
@@ -153,7 +154,10 @@ export class EmbedOriginCache {
       });
       return pending;
     }
-    const keptOnFailure = pending.catch(() => lastGood);
+    const keptOnFailure = pending.catch((error: unknown) => {
+      if (error === this.#unframeable) throw error;
+      return lastGood;
+    });
     return keptOnFailure;
   }
 }

@@ -101,8 +101,7 @@ async function mintOnEmbedOrigin(
   user: ResolvedUser,
   browserGone: AbortController,
 ): Promise<MintResponse> {
-  deps.embedOrigins.assertFrameable();
-  let origins = deps.embedOrigins.lastGood ?? (await deps.embedOrigins.get());
+  let origins = await deps.embedOrigins.forMint();
   // Not sent once the browser has gone (BrowserGone), ended if it goes while the mint is out.
   const session = await deps.client.mint(target, user, browserGone).catch((error: unknown) => {
     throw user === undefined && isInvalidRequest(error) ? portalError('sign_in_required') : error;
@@ -110,7 +109,6 @@ async function mintOnEmbedOrigin(
   const urlOrigin = session.embedUrlOrigin;
   if (urlOrigin !== embedOriginFor(origins, target)) {
     origins = await deps.embedOrigins.refresh(origins);
-    deps.embedOrigins.assertFrameable();
   }
   const embedOrigin = embedOriginFor(origins, target);
   if (urlOrigin !== embedOrigin) {

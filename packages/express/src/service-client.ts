@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { shownValue } from './logger.js';
 import type { ResolvedUser, UpstreamPaths } from './options.js';
 import { UpstreamErrors } from './upstream-errors.js';
-import { requestUpstream, type UpstreamConfig } from './upstream-request.js';
+import { requestUpstream, type UpstreamAnswer, type UpstreamConfig } from './upstream-request.js';
 import { warnOnce } from './warn-once.js';
 
 const isSuccess = (status: number) => status >= 200 && status < 300;
@@ -118,11 +118,7 @@ export class ServiceClient {
     return requestUpstream(this.#config, { method: 'GET', route, params, query });
   }
 
-  #parsed<T>(
-    route: keyof UpstreamPaths,
-    schema: z.ZodType<T>,
-    answer: Awaited<ReturnType<typeof requestUpstream>>,
-  ): T {
+  #parsed<T>(route: keyof UpstreamPaths, schema: z.ZodType<T>, answer: UpstreamAnswer): T {
     if (!isSuccess(answer.status)) throw this.#errors.refusal(route, answer);
     const parsed = schema.safeParse(answer.body);
     if (parsed.success) return parsed.data;
