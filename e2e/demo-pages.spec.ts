@@ -5,13 +5,13 @@ import { expect, openFramedConsole, signIn, test } from './demo-fixture.js';
 const pages = ['/', '/several.html', '/lazy.html', '/hostile.html'];
 
 /**
- * Scrolls `target` into view before it is clicked. A click whose own scroll passes the element's
- * cross-site frame is sent to that frame: Chromium routes it to the out-of-process frame by
- * where the frames were before the scroll (seen landing on the form's textarea), and the button
- * never gets it. Scrolled first, the click's own checks wait for frames drawn after the scroll.
+ * Presses `target` with the keyboard where a click would have to pass the element's cross-site
+ * frame. Chromium routes a click to an out-of-process frame by where the frames were last drawn:
+ * after a scroll, a click can land in the form (seen on its textarea) and the button never get
+ * it, even with the page scrolled first, under load. A key goes to the focused button.
  */
-async function scrolledTo(target: Locator): Promise<void> {
-  await target.scrollIntoViewIfNeeded();
+async function pressed(target: Locator): Promise<void> {
+  await target.press('Enter');
 }
 
 test.use({ viewport: { width: 390, height: 844 } });
@@ -164,8 +164,7 @@ test.describe('at 360 px', () => {
       page.frameLocator('#target iframe').getByRole('button', { name: 'Submit' }),
     ).toBeVisible();
     const button = page.getByRole('button', { name: 'Frame a reused embedUrl beside the element' });
-    await scrolledTo(button);
-    await button.click();
+    await pressed(button);
     const frames = page.locator('#stolen iframe');
     await expect(frames).toHaveCount(2);
     const overflow = await page.locator('#stolen').evaluate((stolen) => {
@@ -187,8 +186,7 @@ test('signed out, the hostile page’s reused embedUrl frames nothing and says w
   await page.goto(`${demo.url}/hostile.html`);
   await expect(page.locator('#target')).toHaveAttribute('state', 'framed');
   const button = page.getByRole('button', { name: 'Frame a reused embedUrl beside the element' });
-  await scrolledTo(button);
-  await button.click();
+  await pressed(button);
   await expect(page.locator('#sent')).toHaveText(
     'Nothing framed: signed out, this form comes with no handle to reuse. Sign in on the console first.',
   );
@@ -259,8 +257,7 @@ test.describe('at 390 px, the console’s glance bar', () => {
     await expect(glance).toContainText('session · attempt 1');
     await expect(glance.getByRole('link', { name: 'Events (1)' })).toBeVisible();
     const remint = page.getByRole('button', { name: 'Remint now' });
-    await scrolledTo(remint);
-    await remint.click();
+    await pressed(remint);
     // remint() starts a new run: its session is attempt 1 again, the log's second event.
     await expect(glance.getByRole('link', { name: 'Events (2)' })).toBeVisible();
     await expect(glance).toContainText('session · attempt 1');
