@@ -160,7 +160,8 @@ export function inReadmes(output: string, files: SnippetFile[]): string[] {
  * the errors, told at the READMEs' lines. Each page's block is a program of its own, since the
  * element's entries declare globals (the tag in HTMLElementTagNameMap and React's JSX) that one
  * block's import would lend every other; the server's blocks, which no package of ours declares
- * a global for, are one program.
+ * a global for, are one program. Each tsc is single-threaded: two run at once, on two cores, and
+ * TypeScript 7's parallel checkers would each check the declarations they share again.
  */
 export async function typeCheck(dir: string, files: SnippetFile[], tsc: string): Promise<string[]> {
   for (const file of files) {
@@ -183,9 +184,8 @@ export async function typeCheck(dir: string, files: SnippetFile[], tsc: string):
       join(dir, next.config),
       JSON.stringify({ extends: `./${first?.config}`, include: [], files: paths }),
     );
-    const failed = await promisify(execFile)(tsc, ['-p', next.config, '--pretty', 'false'], {
-      cwd: dir,
-    }).then(
+    const args = ['-p', next.config, '--pretty', 'false', '--singleThreaded'];
+    const failed = await promisify(execFile)(tsc, args, { cwd: dir }).then(
       () => undefined,
       (error: { stdout?: string; stderr?: string }) => `${error.stdout}${error.stderr}`,
     );
