@@ -93,6 +93,11 @@ function decideGoogle(context: RuleContext, user: FormSessionUser | undefined): 
       'The workspace domain is not a client this organisation manages.',
     );
   }
+  // The contract has clientId name "the client the user belongs to": one whose workspace is not
+  // the email's is refused here, rather than passing here and failing on the service.
+  if (user?.clientId && user.clientId !== client.id) {
+    return refuse('user_not_found', `The user is not in client ${user.clientId}'s workspace.`);
+  }
   const found = directoryUsers.find(
     (u) =>
       u.directory === 'google' &&

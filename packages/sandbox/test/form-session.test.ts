@@ -89,7 +89,7 @@ describe('form-session rules', () => {
     assert.equal(open.status, 200, 'an empty body needs no Content-Type');
   });
 
-  test('a google form ignores the tenant but not the client: a clientId not of this organisation is client_not_found', async () => {
+  test('a google form ignores the tenant but not the client: a clientId not of this organisation is client_not_found, one whose workspace is not the email’s user_not_found', async () => {
     const google = { kind: 'form', formId: forms.google } as const;
     const withTenant = await mintSession(sandbox, google, {
       microsoftTenantId: tenants.unknown,
@@ -104,6 +104,17 @@ describe('form-session rules', () => {
       assert.equal(answer.status, 404, clientId);
       assert.equal((await sessionError(answer)).code, 'client_not_found', clientId);
     }
+    const ownClient = await mintSession(sandbox, google, {
+      clientId: clients.contoso,
+      userIdentifier: users.alex,
+    });
+    assert.equal(ownClient.provider, 'google');
+    const otherClient = await requestSession(sandbox, google, {
+      clientId: clients.fabrikam,
+      userIdentifier: users.alex,
+    });
+    assert.equal(otherClient.status, 404);
+    assert.equal((await sessionError(otherClient)).code, 'user_not_found');
   });
 
   test('a none form with no user gets provider none, no handle and expiresIn 0', async () => {
