@@ -13,14 +13,22 @@ export function embedOriginFor(origins: EmbedOrigins, target: FormTarget): strin
   return target.kind === 'form' ? origins.formsOrigin : origins.coreFormsOrigin;
 }
 
-/** How long after a failed read a page's `forPages` does not have the origins read again. */
+/** How long after a page had the origins read it does not have them read again. */
 const PAGE_READ_PAUSE_MS = 10_000;
 
 /**
+ * How old the origins may be before a page has them read again: an instance that mints no form
+ * of the kind whose domain changed still gives its pages the new origin within this, plus one
+ * page (docs/contract.md#organisation-and-embed-origins).
+ */
+const PAGE_ORIGINS_MAX_AGE_MS = 60_000;
+
+/**
  * The embed origins from `GET /api/v1/me`, fetched once and shared: concurrent callers wait on
- * the same request. They change only when the organisation changes its forms domain, which
- * `refresh` picks up. A failed first fetch is forgotten, so the next caller tries again; a
- * failed refresh keeps the last good origins.
+ * the same request. They change only when the organisation changes its forms domain, which a
+ * mint's `refresh` picks up, and pages' `forPages` within PAGE_ORIGINS_MAX_AGE_MS. A failed
+ * first fetch is forgotten, so the next caller tries again; a failed refresh keeps the last good
+ * origins.
  */
 export class EmbedOriginCache {
   readonly #client: ServiceClient;
@@ -29,7 +37,10 @@ export class EmbedOriginCache {
   #lastGood: EmbedOrigins | undefined;
   /** The read `prefetch` started, settled either way. */
   #first: Promise<unknown> = Promise.resolve();
+  /** When a page may next have the origins read. */
   #pageReadAfter = 0;
+  /** Whether a read of the origins is out. */
+  #reading = false;
   /** Until when mints are refused: the origins last read held one the element would refuse. */
   #unframeableUntil = 0;
   /** The refusal of that read, which a refresh passes on instead of keeping the last good. */
@@ -58,16 +69,18 @@ export class EmbedOriginCache {
 
   /**
    * For a page's Content-Security-Policy: the origins last fetched, after the first read has
-   * settled. Past that a page never waits: while no read has succeeded (the service down at
-   * start) it gets undefined at once, and has the origins read again in the background, at most
-   * once every PAGE_READ_PAUSE_MS, so that they come back with the service without a mint.
+   * settled. Past that a page never waits: it gets the last good origins (undefined while no read
+   * has succeeded, the service down at start) at once, and has them read again in the background
+   * when none is out and they are older than PAGE_ORIGINS_MAX_AGE_MS (at once while there are
+   * none), at most once every PAGE_READ_PAUSE_MS: another instance's mints may have met a new
+   * forms domain this one's have not, and the origins come back with the service without a mint.
    */
   async forPages(): Promise<EmbedOrigins | undefined> {
     await this.#first;
-    const idle = this.#lastGood === undefined && this.#current === undefined;
-    if (idle && Date.now() >= this.#pageReadAfter) {
+    if (!this.#reading && Date.now() >= this.#pageReadAfter) {
       this.#pageReadAfter = Date.now() + PAGE_READ_PAUSE_MS;
       // Not logged: the failure at start was, and a mint's own read logs what it meets.
+      if (this.#lastGood !== undefined) this.#current = this.#fetch();
       this.get().catch(() => {});
     }
     return this.#lastGood;
@@ -133,7 +146,11 @@ export class EmbedOriginCache {
 
   #fetch(): Promise<EmbedOrigins> {
     const lastGood = this.#lastGood;
-    const pending = this.#client.read('me', OrganisationSchema).then((organisation) => {
+    this.#reading = true;
+    const read = this.#client.read('me', OrganisationSchema).finally(() => {
+      this.#reading = false;
+    });
+    const pending = read.then((organisation) => {
       const { formsOrigin, coreFormsOrigin } = organisation;
       if (formsOrigin === undefined || coreFormsOrigin === undefined) {
         throw sessionError(
@@ -144,7 +161,13 @@ export class EmbedOriginCache {
       for (const origin of [formsOrigin, coreFormsOrigin]) {
         if (!isFrameable(origin)) throw this.#refuseUnframeable(origin);
       }
-      if (lastGood !== undefined) this.#tellChange(lastGood, { formsOrigin, coreFormsOrigin });
+      this.#pageReadAfter = Date.now() + PAGE_ORIGINS_MAX_AGE_MS;
+      const known = this.#lastGood;
+      // The same pair is kept as it was: a mint's refresh tells a new read from its own by it.
+      if (known?.formsOrigin === formsOrigin && known.coreFormsOrigin === coreFormsOrigin) {
+        return known;
+      }
+      if (known !== undefined) this.#tellChange(known, { formsOrigin, coreFormsOrigin });
       this.#lastGood = { formsOrigin, coreFormsOrigin };
       return this.#lastGood;
     });

@@ -180,6 +180,51 @@ describe("the Router's embedOrigins(), for a page's Content-Security-Policy", ()
     assert.equal(await sessions.embedOrigins(), undefined);
   });
 
+  test('follow a new forms domain that only another instance’s mints met: read again in the background once 60 s old, a page never waiting, and logged', async () => {
+    const clock = FakeTimers.install({ toFake: ['Date'] });
+    try {
+      const logsBefore = watch.logLines.length;
+      // This Router's own reads: another test's Router may still be reading from the sandbox.
+      let meCalls = 0;
+      const sessions = formEmbedSessions({
+        apiKey: sandbox.apiKey,
+        baseUrl: sandbox.baseUrl,
+        logger: watch.logger,
+        resolveUser: () => undefined,
+        fetch: (input, init) => {
+          if (String(input).endsWith('/api/v1/me')) meCalls++;
+          return fetch(input, init);
+        },
+      });
+      const before = await sessions.embedOrigins();
+      assert.deepEqual(before, sandbox.control.embedOrigins());
+      await sandbox.control.changeFormsDomain('forms');
+      const after = sandbox.control.embedOrigins();
+      assert.notEqual(after.formsOrigin, before?.formsOrigin);
+      clock.tick(59_999);
+      assert.deepEqual(await sessions.embedOrigins(), before, 'younger than 60 s: not read again');
+      assert.equal(meCalls, 1);
+      clock.tick(1);
+      assert.deepEqual(await sessions.embedOrigins(), before, 'the page is not held for the read');
+      for (let i = 0; i < 100 && meCalls < 2; i++) await new Promise(setImmediate);
+      for (let i = 0; i < 100; i++) {
+        if ((await sessions.embedOrigins())?.formsOrigin === after.formsOrigin) break;
+        await new Promise(setImmediate);
+      }
+      assert.deepEqual(await sessions.embedOrigins(), after);
+      assert.equal(meCalls, 2, 'one read');
+      const changed = watch.logLines
+        .slice(logsBefore)
+        .filter((line) => line.message.includes('embed origins changed'));
+      assert.equal(changed.length, 1, JSON.stringify(watch.logLines.slice(logsBefore)));
+      clock.tick(59_000);
+      await sessions.embedOrigins();
+      assert.equal(meCalls, 2, 'the new origins are young again');
+    } finally {
+      clock.uninstall();
+    }
+  });
+
   test('with the service down since the Router was made, pages are not held: undefined at once, GET /me again in the background at most every 10 s, and the origins once it answers', async () => {
     const clock = FakeTimers.install({ toFake: ['Date'] });
     // GET /me first fails, then hangs until let go, then answers.
