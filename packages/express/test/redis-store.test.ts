@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { once } from 'node:events';
+import { createServer, type Socket } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { SessionErrorBodySchema } from '@form-embed/protocol';
 import { type Sandbox, startSandbox } from '@form-embed/sandbox';
@@ -189,4 +191,35 @@ describe('two portal instances sharing one Redis', () => {
     await alternate('gus@example.com', 10);
     assert.equal((await late.mint('gus@example.com')).status, 429);
   });
+});
+
+test("a REDIS_URL that reaches something else than Redis: the README's error listener names each cause once, though node-redis meets two in turn on every reconnect", async () => {
+  // Answers every connection as a web server would, and closes it.
+  const connections: Socket[] = [];
+  const notRedis = createServer((socket) => {
+    connections.push(socket);
+    socket.on('error', () => {});
+    socket.end('HTTP/1.1 400 Bad Request\r\n\r\n');
+  });
+  notRedis.listen(0, '127.0.0.1');
+  await once(notRedis, 'listening');
+  const { port } = notRedis.address() as { port: number };
+  const portal = await startPortalProcess(watch, {
+    ...portalEnv,
+    REDIS_URL: `redis://127.0.0.1:${port}`,
+  });
+  started.push(portal);
+  try {
+    // Four connections: three reconnects, each of which meets both errors.
+    while (connections.length < 4) await once(notRedis, 'connection');
+    await portal.mint('hal@example.com');
+    const causes = portal.logs
+      .map((line) => line.message)
+      .filter((message) => message.startsWith('redis: '));
+    assert.ok(causes.length >= 2, JSON.stringify(causes));
+    assert.deepEqual(causes, [...new Set(causes)]);
+  } finally {
+    notRedis.close();
+    for (const socket of connections) socket.destroy();
+  }
 });

@@ -39,14 +39,15 @@ const redis = createClient({
   },
 });
 // Without a listener node-redis throws. The middleware logs an outage as "offline" only: log
-// the cause (a wrong password, an unknown host) yourself, once each.
-let lastRedisError = '';
+// the cause (a wrong password, an unknown host) yourself, once each per outage: a reconnect can
+// meet two errors in turn (a port that is not Redis's: an unknown reply, then the socket closed).
+const redisErrors = new Set<string>();
 redis.on('error', (error) => {
-  if (error.message === lastRedisError) return;
-  lastRedisError = error.message;
-  console.error('redis:', lastRedisError);
+  if (redisErrors.has(error.message)) return;
+  redisErrors.add(error.message);
+  console.error('redis:', error.message);
 });
-redis.on('ready', () => (lastRedisError = ''));
+redis.on('ready', () => redisErrors.clear());
 // Not awaited: with Redis down, connect() waits for it, and the portal would not start.
 redis.connect().catch(() => {});
 // For the tests: the connection (a reconnection too) has finished its handshake.
