@@ -227,6 +227,10 @@ byId('clear-log').addEventListener('click', () => log.replaceChildren());
 // A form on the page stays as it is (its own Try again, or Remint, frames it again).
 listAgain.addEventListener('click', () => loadCatalogue(Boolean(current())));
 
+// The panel is inert until here (index.html): a click before its handlers were set, while the
+// config was fetched, was lost, and the Embed box's submit reloaded the page.
+query(document, '.panel').inert = false;
+
 // Not awaited: the form is embedded even while the sandbox has yet to say what is armed.
 if (config.mode === 'sandbox') {
   void showArmed();

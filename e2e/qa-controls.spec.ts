@@ -159,9 +159,20 @@ test('the Embed box says beside itself, not in the sandbox controls, that it nee
   page,
   demo,
 }) => {
+  // The console's config is held: its controls are not ready, and a click must wait for them
+  // (a submit before the box's handler reloaded the page, and said nothing).
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/demo/config', async (route) => {
+    await held;
+    await route.continue();
+  });
   await page.goto(demo.url);
   const box = page.getByLabel('Or any form id or Core slug');
-  await page.getByRole('button', { name: 'Embed', exact: true }).click();
+  const clicked = page.getByRole('button', { name: 'Embed', exact: true }).click();
+  await expect(page.locator('.panel')).toHaveAttribute('inert');
+  release();
+  await clicked;
   const problem = page.locator('#form-other-error');
   await expect(problem).toHaveText('Type a form id, or core: and a Core slug.');
   // The sandbox controls are hidden on a real service: the message must not live there.
