@@ -71,16 +71,17 @@ export class EmbedOriginCache {
    * For a page's Content-Security-Policy: the origins last fetched, after the first read has
    * settled. Past that a page never waits: it gets the last good origins (undefined while no read
    * has succeeded, the service down at start) at once, and has them read again in the background
-   * when none is out and they are older than PAGE_ORIGINS_MAX_AGE_MS (at once while there are
-   * none), at most once every PAGE_READ_PAUSE_MS: another instance's mints may have met a new
-   * forms domain this one's have not, and the origins come back with the service without a mint.
+   * when none is out: while there are none, at most every PAGE_READ_PAUSE_MS, so that they come
+   * back with the service without a mint; else once they are PAGE_ORIGINS_MAX_AGE_MS old (and as
+   * long after a failed read), since another instance's mints may have met a new forms domain.
    */
   async forPages(): Promise<EmbedOrigins | undefined> {
     await this.#first;
     if (!this.#reading && Date.now() >= this.#pageReadAfter) {
-      this.#pageReadAfter = Date.now() + PAGE_READ_PAUSE_MS;
-      // Not logged: the failure at start was, and a mint's own read logs what it meets.
-      if (this.#lastGood !== undefined) this.#current = this.#fetch();
+      const known = this.#lastGood !== undefined;
+      this.#pageReadAfter = Date.now() + (known ? PAGE_ORIGINS_MAX_AGE_MS : PAGE_READ_PAUSE_MS);
+      // Not logged here: a failed read logs what it met, and the logger drops repeats.
+      if (known) this.#current = this.#fetch();
       this.get().catch(() => {});
     }
     return this.#lastGood;

@@ -180,20 +180,22 @@ describe("the Router's embedOrigins(), for a page's Content-Security-Policy", ()
     assert.equal(await sessions.embedOrigins(), undefined);
   });
 
-  test('follow a new forms domain that only another instance’s mints met: read again in the background once 60 s old, a page never waiting, and logged', async () => {
+  test('follow a new forms domain that only another instance’s mints met: read again in the background once 60 s old (and 60 s after a failed read), a page never waiting, and logged', async () => {
     const clock = FakeTimers.install({ toFake: ['Date'] });
     try {
       const logsBefore = watch.logLines.length;
       // This Router's own reads: another test's Router may still be reading from the sandbox.
       let meCalls = 0;
+      let meFails = false;
       const sessions = formEmbedSessions({
         apiKey: sandbox.apiKey,
         baseUrl: sandbox.baseUrl,
         logger: watch.logger,
         resolveUser: () => undefined,
-        fetch: (input, init) => {
-          if (String(input).endsWith('/api/v1/me')) meCalls++;
-          return fetch(input, init);
+        fetch: async (input, init) => {
+          if (!String(input).endsWith('/api/v1/me')) return fetch(input, init);
+          meCalls++;
+          return meFails ? new Response('busy', { status: 503 }) : fetch(input, init);
         },
       });
       const before = await sessions.embedOrigins();
@@ -220,6 +222,16 @@ describe("the Router's embedOrigins(), for a page's Content-Security-Policy", ()
       clock.tick(59_000);
       await sessions.embedOrigins();
       assert.equal(meCalls, 2, 'the new origins are young again');
+      meFails = true;
+      clock.tick(1_000);
+      await sessions.embedOrigins();
+      for (let i = 0; i < 100 && meCalls < 3; i++) await new Promise(setImmediate);
+      assert.equal(meCalls, 3);
+      await new Promise(setImmediate);
+      assert.deepEqual(await sessions.embedOrigins(), after, 'a failed read keeps them');
+      clock.tick(59_999);
+      await sessions.embedOrigins();
+      assert.equal(meCalls, 3, 'after a failed read, not again for 60 s either');
     } finally {
       clock.uninstall();
     }
