@@ -52,6 +52,9 @@ export function catalogueRoute(deps: CatalogueDependencies): RequestHandler {
     deps.logger,
   );
   const offeredCoreForms = async (user: FormSessionUser): Promise<CatalogueEntry[]> => {
+    // A Core session needs the user's identifier, as a microsoft form's does
+    // (docs/contract.md#core-forms).
+    if (!user.userIdentifier) return [];
     const [forms, tenant] = await Promise.all([coreForms(), tenantOf(user)]);
     if (forms === undefined || tenant === undefined) return [];
     return forms.filter((form) => isOfferedTo(form, tenant)).map(coreEntry);

@@ -121,7 +121,7 @@ test('a tenant id is matched without case: the portal and the service may each w
   }
 });
 
-test('a user with no client of the organisation that has a Microsoft tenant is offered no Core form: its mint could not succeed', async () => {
+test('a user with no client of the organisation that has a Microsoft tenant, or with no userIdentifier, is offered no Core form: its mint could not succeed', async () => {
   for (const user of [
     { clientId: clients.otherOrg, userIdentifier: users.otherOrg },
     { microsoftTenantId: tenants.otherOrg, userIdentifier: users.otherOrg },
@@ -129,6 +129,9 @@ test('a user with no client of the organisation that has a Microsoft tenant is o
     { userIdentifier: users.adele },
     // A client with no Microsoft tenant: a Core session would be client_not_connected.
     { clientId: clients.northwind, userIdentifier: users.adele },
+    // Her client, but no identifier: a Core session would be invalid_request.
+    { clientId: clients.contoso },
+    { microsoftTenantId: tenants.contoso, userIdentifier: '' },
   ]) {
     await using stranger = await mountMiddleware(watch, {
       apiKey: sandbox.apiKey,
