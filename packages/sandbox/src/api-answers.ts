@@ -4,7 +4,7 @@
  */
 import type { Request, Response } from 'express';
 import type { MatchedRoute } from './api-routes.js';
-import { clients, coreForms, forms, organisations, otherOrganisationForms } from './fixtures.js';
+import { clientsOf, coreForms, formsOf, organisations } from './fixtures.js';
 import { mint } from './mint-answer.js';
 import { openApiDocument } from './openapi.js';
 import { toClient, toCoreForm, toForm } from './resources.js';
@@ -30,7 +30,7 @@ export async function answer(state: SandboxState, call: Call): Promise<void> {
     case 'clients': {
       const page = readPage(req.query);
       if (typeof page === 'string') return void res.status(400).json({ error: page });
-      const own = clients.filter((c) => c.organisationId === organisationId);
+      const own = clientsOf(organisationId);
       return void res.json({
         clients: own.slice(page.offset, page.offset + page.limit).map(toClient),
         total: own.length,
@@ -38,16 +38,12 @@ export async function answer(state: SandboxState, call: Call): Promise<void> {
       });
     }
     case 'client': {
-      const client = clients.find(
-        (c) => c.id === route.params.clientId && c.organisationId === organisationId,
-      );
+      const client = clientsOf(organisationId).find((c) => c.id === route.params.clientId);
       if (!client) return void res.status(404).json({ error: 'No such client.' });
       return void res.json(toClient(client));
     }
     case 'forms': {
-      const own = [...forms, ...otherOrganisationForms].filter(
-        (f) => f.organisationId === organisationId,
-      );
+      const own = formsOf(organisationId);
       return void res.json({ forms: own.map((f) => toForm(f, formsOrigin)) });
     }
     case 'coreForms': {
@@ -72,11 +68,7 @@ export async function answer(state: SandboxState, call: Call): Promise<void> {
  * client override belongs to the organisation of its client (docs/contract.md#sandbox-choices).
  */
 function ownTenants(organisationId: string): Set<string> {
-  return new Set(
-    clients
-      .filter((c) => c.organisationId === organisationId)
-      .map((c) => c.microsoftTenantId.toLowerCase()),
-  );
+  return new Set(clientsOf(organisationId).map((c) => c.microsoftTenantId.toLowerCase()));
 }
 
 /**

@@ -88,3 +88,8 @@ export const coreForms: readonly CoreFormRecord[] = [
     clientOverrides: [],
   },
 ];
+
+/** One organisation's designer forms: another's answer `form_not_found`, as a missing one does. */
+export function formsOf(organisationId: string): FormRecord[] {
+  return [...forms, ...otherOrganisationForms].filter((f) => f.organisationId === organisationId);
+}

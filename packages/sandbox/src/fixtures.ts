@@ -115,6 +115,11 @@ export const clients: readonly ClientRecord[] = [
   },
 ];
 
+/** One organisation's clients: another's are not its to list, look up or name in a request. */
+export function clientsOf(organisationId: string): ClientRecord[] {
+  return clients.filter((c) => c.organisationId === organisationId);
+}
+
 export interface DirectoryUser {
   clientId: string;
   directory: 'microsoft' | 'google';

@@ -3,7 +3,7 @@
  * the fixtures and the organisation's connection state; no I/O.
  */
 import { type FormSessionUser, type FormTarget, isWithdrawnForTenant } from '@form-embed/protocol';
-import { clients, coreForms, directoryUsers, forms, otherOrganisationForms } from './fixtures.js';
+import { clientsOf, coreForms, directoryUsers, formsOf } from './fixtures.js';
 import { checkMicrosoftUser, resolveMicrosoftClient } from './microsoft-rules.js';
 import { isPublicCoreForm } from './resources.js';
 import {
@@ -29,9 +29,7 @@ function decideDesignerForm(
   formId: string,
   user: FormSessionUser | undefined,
 ): Decision {
-  const form = [...forms, ...otherOrganisationForms].find(
-    (f) => f.id === formId && f.organisationId === context.organisationId,
-  );
+  const form = formsOf(context.organisationId).find((f) => f.id === formId);
   if (!form) return refuse('form_not_found', `No form ${formId} in this organisation.`);
   switch (form.authType) {
     case 'password':
@@ -84,8 +82,8 @@ function decideGoogle(context: RuleContext, user: FormSessionUser | undefined): 
   if (!EMAIL.test(email))
     return refuse('invalid_user_identifier', 'Google rejected the userIdentifier.');
   const domain = email.slice(email.lastIndexOf('@') + 1).toLowerCase();
-  const client = clients.find(
-    (c) => c.organisationId === context.organisationId && c.googleWorkspaceDomains.includes(domain),
+  const client = clientsOf(context.organisationId).find((c) =>
+    c.googleWorkspaceDomains.includes(domain),
   );
   if (!client) {
     return refuse(

@@ -3,7 +3,7 @@
  * the user belongs to, and whether the organisation's connection may read that user.
  */
 import type { FormSessionUser } from '@form-embed/protocol';
-import { type ClientRecord, clients, directoryUsers } from './fixtures.js';
+import { type ClientRecord, clientsOf, directoryUsers } from './fixtures.js';
 import {
   type Decision,
   EMAIL,
@@ -47,10 +47,8 @@ export function resolveMicrosoftClient(
   if (!GUID.test(tenantId)) {
     return refuse('invalid_request', 'user.microsoftTenantId must be a tenant id (a GUID).');
   }
-  const client = clients.find(
-    (c) =>
-      c.organisationId === context.organisationId &&
-      c.microsoftTenantId.toLowerCase() === tenantId.toLowerCase(),
+  const client = clientsOf(context.organisationId).find(
+    (c) => c.microsoftTenantId.toLowerCase() === tenantId.toLowerCase(),
   );
   if (!client) {
     return refuse('tenant_not_connected', 'The tenant is not a client this organisation manages.');

@@ -4,7 +4,7 @@
  * the organisation's clients. The request body is read in `form-session-body.ts`.
  */
 import type { FormSession, SessionErrorCode } from '@form-embed/protocol';
-import { type ClientRecord, clients } from './fixtures.js';
+import { type ClientRecord, clientsOf } from './fixtures.js';
 import type { HeldMicrosoftConnection } from './microsoft-connection.js';
 
 export interface Refusal {
@@ -43,5 +43,5 @@ export function organisationClient(
   context: RuleContext,
   clientId: string,
 ): ClientRecord | undefined {
-  return clients.find((c) => c.id === clientId && c.organisationId === context.organisationId);
+  return clientsOf(context.organisationId).find((c) => c.id === clientId);
 }
