@@ -68,6 +68,13 @@ export default {
     playwrightLauncher({
       product: 'chromium',
       launchOptions: chromiumLaunchOptions,
+      // Opening a file's page (its load, not its imports) is bounded by browserStartTimeout below,
+      // not by Playwright's own 30 s for a navigation.
+      createPage: async ({ context }) => {
+        const page = await context.newPage();
+        page.setDefaultNavigationTimeout(120_000);
+        return page;
+      },
     }),
   ],
   // Two files at a time: most of a file's time is waiting (a frame's load, an animation frame),
@@ -76,4 +83,8 @@ export default {
   concurrency: 2,
   testFramework: { config: { timeout: 10000 } },
   testsFinishTimeout: 120000,
+  // Launching Chromium and opening a file's page (not its imports: testsStartTimeout bounds those)
+  // takes a fraction of a second; WTR's default bound of 30 s was once passed by the first two
+  // files on a loaded machine, which then ran all the others. A hang still ends, at 2 minutes.
+  browserStartTimeout: 120_000,
 };
