@@ -13,7 +13,10 @@ export function embedOriginFor(origins: EmbedOrigins, target: FormTarget): strin
   return target.kind === 'form' ? origins.formsOrigin : origins.coreFormsOrigin;
 }
 
-/** How long after a page had the origins read it does not have them read again. */
+/**
+ * While there are no origins, how long after a page had them read it does not have them read
+ * again; also how long mints are refused after a read found an origin the element would refuse.
+ */
 const PAGE_READ_PAUSE_MS = 10_000;
 
 /**

@@ -237,6 +237,52 @@ describe("the Router's embedOrigins(), for a page's Content-Security-Policy", ()
     }
   });
 
+  test('a page’s read that finds the same origins does not hide a new forms domain from a mint that took them before it: the mint reads again, and frames on the new one', async () => {
+    const clock = FakeTimers.install({ toFake: ['Date'] });
+    try {
+      let holdMint: Promise<void> | undefined;
+      let mintHeld = () => {};
+      let meRead = () => {};
+      await using portal = await mountMiddleware(watch, {
+        apiKey: sandbox.apiKey,
+        baseUrl: sandbox.baseUrl,
+        fetch: async (input, init) => {
+          if (init?.method === 'POST' && holdMint) {
+            mintHeld();
+            await holdMint;
+          }
+          const answer = await fetch(input, init);
+          if (String(input).endsWith('/api/v1/me')) meRead();
+          return answer;
+        },
+      });
+      // Once the first read has settled (it set when the origins are next read), they age.
+      assert.ok(await portal.embedOrigins());
+      clock.tick(60_000);
+      let release = () => {};
+      holdMint = new Promise((resolve) => (release = resolve));
+      const held = new Promise<void>((resolve) => (mintHeld = resolve));
+      // The mint takes the origins the Router has, then waits upstream.
+      const minting = portal.mint(microsoftForm, { session: 'adele' });
+      await held;
+      // Meanwhile a page has them read again (they are 60 s old), and the pair has not changed.
+      const read = new Promise<void>((resolve) => (meRead = resolve));
+      await portal.embedOrigins();
+      await read;
+      for (let i = 0; i < 10; i++) await new Promise(setImmediate);
+      await sandbox.control.changeFormsDomain('forms');
+      release();
+      const answer = await minting;
+      assert.equal(answer.status, 200, answer.text);
+      assert.equal(
+        MintResponseSchema.parse(answer.body).embedOrigin,
+        sandbox.control.embedOrigins().formsOrigin,
+      );
+    } finally {
+      clock.uninstall();
+    }
+  });
+
   test('with the service down since the Router was made, pages are not held: undefined at once, GET /me again in the background at most every 10 s, and the origins once it answers', async () => {
     const clock = FakeTimers.install({ toFake: ['Date'] });
     // GET /me first fails, then hangs until let go, then answers.

@@ -1,7 +1,12 @@
 import assert from 'node:assert/strict';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { type FormEmbedSessionsOptions, formEmbedSessions } from '@form-embed/express';
-import { type FormSessionUser, type FormTarget, mintPath } from '@form-embed/protocol';
+import {
+  type EmbedOrigins,
+  type FormSessionUser,
+  type FormTarget,
+  mintPath,
+} from '@form-embed/protocol';
 import { fixtureIds } from '@form-embed/sandbox';
 import type { Express, Request } from 'express';
 import { createServer, type TestServer } from './create-server.js';
@@ -89,6 +94,8 @@ export interface MountedMiddleware extends AsyncDisposable {
    */
   rawRequest(path: string, init?: CallInit): Promise<Answer>;
   mint(target: FormTarget, init?: CallInit): Promise<Answer>;
+  /** The Router's `embedOrigins()`, as a page's Content-Security-Policy asks for them. */
+  embedOrigins(): Promise<EmbedOrigins | undefined>;
   close(): Promise<void>;
 }
 
@@ -178,6 +185,7 @@ export async function mountMiddleware(
     request,
     rawRequest,
     mint: (target, init = {}) => request(mintPath(target), { method: 'POST', ...init }),
+    embedOrigins: () => middleware.embedOrigins(),
     close: () => server.close(),
     [Symbol.asyncDispose]: () => server.close(),
   };
