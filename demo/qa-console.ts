@@ -25,7 +25,14 @@ let chosen: { choice: string; title: string; typed: boolean } | undefined;
 const current = () => slot.querySelector('form-embed') as FormEmbedElement | null;
 glanceAt(slot, log);
 
-const config: DemoConfig = await (await fetch('/demo/config')).json();
+const config: DemoConfig = await fetch('/demo/config')
+  .then((answer) => answer.json())
+  .catch((error: unknown) => {
+    // The panel stays inert: say why, where the page says what it runs on.
+    byId('mode').textContent =
+      `The console could not read /demo/config (${error}): reload the page`;
+    throw error;
+  });
 byId('mode').textContent = config.mode === 'sandbox' ? 'Sandbox' : 'Real service';
 // On a real service only the controls that drive the sandbox go: Burn and Remint act on the
 // element and its frame, which work on any service, and the console says why the rest is gone.

@@ -206,6 +206,18 @@ test('another portal user keeps the form the tester chose, picked or typed, not 
   await expect(element).toHaveAttribute('core-slug', 'new-starter');
 });
 
+test('a console that cannot read its config says so where it says what it runs on, its controls left inert', async ({
+  page,
+  demo,
+}) => {
+  await page.route('**/demo/config', (route) => route.abort());
+  await page.goto(demo.url);
+  await expect(page.locator('#mode')).toContainText(
+    'The console could not read /demo/config (TypeError: Failed to fetch): reload the page',
+  );
+  await expect(page.locator('.panel')).toHaveAttribute('inert');
+});
+
 test('picking from the catalogue clears the Embed box’s complaint about an empty id', async ({
   page,
   demo,
