@@ -1,6 +1,7 @@
 import '@form-embed/element/define';
 import type { FormEmbedElement } from '@form-embed/element';
 import { type Catalogue, readSessionError } from '@form-embed/protocol/browser';
+import { listForms } from './catalogue-options.js';
 import { askedFor, choiceOf, keepInAddress, keepInLinks, typedOf } from './console-address.js';
 import { clearResultOnActions } from './control-result.js';
 import { byId, query, sayInvalid } from './dom.js';
@@ -147,7 +148,7 @@ async function loadCatalogue(listOnly = false): Promise<boolean> {
     if (!listOnly && chosen) embed(chosen.choice, chosen.title, chosen.typed);
     return true;
   }
-  listForms((body as Catalogue).forms);
+  listForms(formSelect, (body as Catalogue).forms);
   // A new user keeps the form the tester chose, typed or picked (if this user's list has it),
   // rather than the list's first one, which that user may well be unable to open.
   const kept = chosen;
@@ -172,34 +173,6 @@ async function loadCatalogue(listOnly = false): Promise<boolean> {
   // user whose list has it (Alex's Google form, through Nobody, who sees only the open form).
   if (kept && !listed) chosen = kept;
   return true;
-}
-
-/** The catalogue's forms as the options of the list, grouped by the kind of sign-in. */
-function listForms(forms: Catalogue['forms']) {
-  // The kind of form heads a group of options, so that each option (and the side panel) holds
-  // the form's name alone.
-  const groups = new Map<string, HTMLOptGroupElement>();
-  for (const entry of forms) {
-    const value = entry.kind === 'form' ? `form:${entry.formId}` : `core:${entry.slug}`;
-    const signIn: Record<string, string> = {
-      microsoft: 'Microsoft sign-in',
-      google: 'Google sign-in',
-      none: 'No sign-in',
-    };
-    // An authType newer than this release is passed on as the service named it.
-    const kind =
-      entry.kind === 'form'
-        ? (signIn[entry.authType] ?? `${entry.authType} sign-in`)
-        : 'Core forms';
-    let group = groups.get(kind);
-    if (!group) {
-      group = document.createElement('optgroup');
-      group.label = kind;
-      groups.set(kind, group);
-      formSelect.append(group);
-    }
-    group.append(new Option(entry.name, value));
-  }
 }
 
 pickLanguage(byId<HTMLSelectElement>('lang'), slot, () => current()?.requestUpdate());
