@@ -1,10 +1,6 @@
-import {
-  type EmbedOrigins,
-  type FormTarget,
-  isLoopbackHostname,
-  OrganisationSchema,
-} from '@form-embed/protocol';
+import { type EmbedOrigins, type FormTarget, OrganisationSchema } from '@form-embed/protocol';
 import { describe, type Logger } from './logger.js';
+import { isPotentiallyTrustworthy } from './plain-http-warnings.js';
 import type { ServiceClient } from './service-client.js';
 import { sessionError } from './session-error-response.js';
 
@@ -84,8 +80,7 @@ export class EmbedOriginCache {
       const known = this.#lastGood !== undefined;
       this.#pageReadAfter = Date.now() + (known ? PAGE_ORIGINS_MAX_AGE_MS : PAGE_READ_PAUSE_MS);
       // Not logged here: a failed read logs what it met, and the logger drops repeats.
-      if (known) this.#current = this.#fetch();
-      this.get().catch(() => {});
+      (known ? this.#readAgain() : this.get()).catch(() => {});
     }
     return this.#lastGood;
   }
@@ -108,6 +103,11 @@ export class EmbedOriginCache {
       if (latest !== undefined && latest !== stale) return latest;
       if (this.#current !== current) return this.get();
     }
+    return this.#readAgain();
+  }
+
+  /** A new read of the origins, which callers from now on share. */
+  #readAgain(): Promise<EmbedOrigins> {
     this.#current = this.#fetch();
     return this.#current;
   }
@@ -163,7 +163,9 @@ export class EmbedOriginCache {
         );
       }
       for (const origin of [formsOrigin, coreFormsOrigin]) {
-        if (!isFrameable(origin)) throw this.#refuseUnframeable(origin);
+        // What the element frames (docs/contract.md#organisation-and-embed-origins): https, as
+        // the contract writes embed origins, or plain http on this machine (the sandbox).
+        if (!isPotentiallyTrustworthy(origin, false)) throw this.#refuseUnframeable(origin);
       }
       this.#pageReadAfter = Date.now() + PAGE_ORIGINS_MAX_AGE_MS;
       const known = this.#lastGood;
@@ -187,15 +189,6 @@ export class EmbedOriginCache {
     });
     return keptOnFailure;
   }
-}
-
-/**
- * Whether the element frames pages of `origin` (docs/contract.md#organisation-and-embed-origins):
- * https, as the contract writes embed origins, or plain http on this machine (the sandbox).
- */
-function isFrameable(origin: string): boolean {
-  const { protocol, hostname } = new URL(origin);
-  return protocol === 'https:' || (protocol === 'http:' && isLoopbackHostname(hostname));
 }
 
 const unframeableError = () =>

@@ -6,7 +6,7 @@ import type { Logger } from './logger.js';
  * as a browser reads the name (`forNode` false), or as Node resolves it, which asks DNS for a name
  * under localhost (and may be answered with another machine's address).
  */
-function isPotentiallyTrustworthy(url: string, forNode: boolean): boolean {
+export function isPotentiallyTrustworthy(url: string, forNode: boolean): boolean {
   const { protocol, hostname } = new URL(url);
   if (protocol === 'https:') return true;
   if (forNode && hostname.endsWith('.localhost')) return false;
