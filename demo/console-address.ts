@@ -34,7 +34,7 @@ export function keepInLinks(): void {
   }
 }
 
-/** A form as the Embed box takes it (a form id, or core: and a Core slug) as a choice of the list. */
+/** A form as the Embed box takes it (a form id, or core: and a Core slug), as the list's choice. */
 export const choiceOf = (typed: string) => (typed.startsWith('core:') ? typed : `form:${typed}`);
 
 /** A choice of the list as the Embed box takes it. */

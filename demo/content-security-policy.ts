@@ -35,11 +35,11 @@ const HOSTILE_HOST = 'hostile.localhost';
 const LOOPBACK_NAMES = ['localhost', '127.0.0.1'];
 
 /**
- * Sends the policy with every page and file the demo serves (a page's path may be spelled `%`-encoded, or as a fallback
- * of the dev server: the hostile pages' own policies need their exact path, or they get the
- * strict one), built per request from the embed origins as they are now: a new forms
- * domain reaches the next page (a page already open keeps its policy, and frames nothing from
- * the new domain until reloaded). The hostile page may also frame its attacker's page, which
+ * Sends the policy with every page and file the demo serves (a page's path may be spelled
+ * `%`-encoded, or as a fallback of the dev server: the hostile pages' own policies need their exact
+ * path, or they get the strict one), built per request from the embed origins as they are now: a
+ * new forms domain reaches the next page (a page already open keeps its policy, and frames nothing
+ * from the new domain until reloaded). The hostile page may also frame its attacker's page, which
  * only the demo's own pages may frame.
  */
 export function servePolicy(embedOrigins: () => Promise<EmbedOrigins | undefined>) {

@@ -8,7 +8,7 @@ const pages = [
   ['/hostile.html', 'Hostile frame'],
 ] as const;
 
-/** The page's header, its links carrying the page's query back (the console's language and form). */
+/** The page's header, its links carrying the page's query (the console's language and form). */
 export function renderHeader(title: string): void {
   const header = document.createElement('header');
   const h1 = document.createElement('h1');

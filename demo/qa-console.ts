@@ -58,8 +58,8 @@ const signIn = portalSignIn(config, {
     await loadCatalogue();
   },
   async signedInAgain() {
-    // Listed signed out (the page was reloaded since Sign out): this user's list may be longer.
-    // A listing begun since (another user) embeds its own form: reminting that one would mint twice.
+    // Listed signed out (the page was reloaded since Sign out): this user's list may be longer. A
+    // listing begun since (another user) embeds its own form: reminting that one would mint twice.
     if (listedSignedOut && !(await loadCatalogue(true))) return;
     current()?.remint();
   },
@@ -154,7 +154,7 @@ async function loadCatalogue(listOnly = false): Promise<boolean> {
   const kept = chosen;
   const listed = kept && [...formSelect.options].some((option) => option.value === kept.choice);
   if (listOnly || kept?.typed) {
-    // The form on the page stays (or a typed one is embedded again): the list shows it if it has it.
+    // The form on the page stays (or a typed one is embedded again): the list shows it if listed.
     if (kept && listed && !kept.typed) formSelect.value = kept.choice;
     else formSelect.selectedIndex = -1;
     if (!listOnly && kept) embed(kept.choice, kept.title, true);

@@ -83,7 +83,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
   return { url, sandbox, close };
 }
 
-/** Vite's dev server as middleware; its websocket shares the demo's port, so demos can run at once. */
+/** Vite's dev server as middleware; its websocket shares the demo's port: demos can run at once. */
 function startVite(server: Server): Promise<ViteDevServer> {
   return createViteServer({
     configFile: new URL('../vite.config.ts', import.meta.url).pathname,

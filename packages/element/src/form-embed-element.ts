@@ -25,7 +25,7 @@ import { nearViewport, untilRetry } from './waits.js';
  * @fires {FormEmbedNoticeEvent} form-embed-notice - Cancelable, before the lapse notice.
  * @slot loading - Replaces the built-in status while minting or waiting to retry.
  * @slot error - Replaces the built-in failure message; Try again, where offered, stays below it.
- * @slot notice - Replaces the text of the notice after a lapsed session; Dismiss stays beside it, or below it on a narrow bar.
+ * @slot notice - Replaces the notice's text after a lapsed session; Dismiss stays beside or below it.
  * @csspart frame - The iframe that holds the form.
  * @csspart status - The status area, a polite live region.
  * @csspart retry - The Try again button.
@@ -125,8 +125,8 @@ export class FormEmbedElement extends FormEmbedStatus {
     for (let attempt = 1; ; attempt++) {
       // The mint waits two microtasks, then for an update pending: what the page does in the task
       // that started the run (a second remint(), a new form-id, a removal), or in a microtask of
-      // its own after it (React 19 sets props so after a click), ends it first, as a mint aborted at
-      // once still reaches the service; so does an `online` listener that removes the element.
+      // its own after it (React 19 sets props so after a click), ends it first, as a mint aborted
+      // at once still reaches the service; so does an `online` listener that removes the element.
       await 0;
       await 0;
       if (this.isUpdatePending) await 0;

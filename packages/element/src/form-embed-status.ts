@@ -23,7 +23,7 @@ export abstract class FormEmbedStatus extends FormEmbedProperties {
    * button's label (also its part) the area says.
    */
   #says: [text?: string, button?: string] = [];
-  /** What the area shows, so that painting it unchanged leaves its nodes, and their focus, alone. */
+  /** What the area shows: painting it unchanged leaves its nodes, and their focus, alone. */
   #shown?: string;
   /** Focus is on the area because `_holdFocus` put it there, not because someone clicked it. */
   #held?: boolean;

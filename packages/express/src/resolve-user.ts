@@ -44,13 +44,13 @@ export function resolveUserOnServer(
 
 /**
  * The user as FormSessionRequest types it, its values trimmed, without any other field, nor one
- * that is blank (the contract does not say the service reads an empty field as absent; the
- * sandbox does, which would hide the difference); undefined when it names nobody. A user with no
- * field set names nobody: `{clientId: session?.clientId}` when nobody is signed in is the usual way to write it
- * (taken as signed in, it would pass `sign_in_required`, and every such visitor would share one
+ * that is blank (the contract does not say the service reads an empty field as absent; the sandbox
+ * does, which would hide the difference); undefined when it names nobody. A user with no field set
+ * names nobody: `{clientId: session?.clientId}` when nobody is signed in is the usual way to write
+ * it (taken as signed in, it would pass `sign_in_required`, and every such visitor would share one
  * limit count). An object that sets none of the fields but has others (`{tenantId, upn}`, the
- * portal's own shape) is a mistake, not a signed-out visitor: it is refused, its keys named in
- * the log.
+ * portal's own shape) is a mistake, not a signed-out visitor: it is refused, its keys named in the
+ * log.
  */
 function checkedUser(user: unknown, logger: Logger): FormSessionUser | undefined {
   const parsed = parsedUser(user, logger);

@@ -104,7 +104,7 @@ export class ServiceClient {
     return this.#parsed(route, schema, await this.#get(route, where));
   }
 
-  /** A `GET` of one record, undefined when the service answers 404: "no such record" is an answer. */
+  /** A `GET` of one record; undefined on a 404, since "no such record" is an answer. */
   async find<T>(
     route: keyof UpstreamPaths,
     schema: z.ZodType<T>,

@@ -54,7 +54,10 @@ export class UpstreamErrors {
     this.#rateLimitWait = String(Math.min(RATE_LIMIT_REFILL_SECONDS, maxRetryAfterSeconds));
   }
 
-  /** A non-2xx answer: a SessionError, a plain `{error}` with a status that keeps a meaning, or a bad shape. */
+  /**
+   * A non-2xx answer: a SessionError, a plain `{error}` with a status that keeps a meaning, or a
+   * bad shape.
+   */
   refusal(route: Route, answer: UpstreamAnswer): SessionErrorResponse {
     const body = answer.body === notJson || answer.body === tooLarge ? undefined : answer.body;
     const detail = readSessionError(body);
@@ -166,7 +169,8 @@ export class UpstreamErrors {
         );
       case 414:
       case 431:
-        // The request line or headers were too long for the service: the same request cannot succeed.
+        // The request line or headers were too long for the service: the same request cannot
+        // succeed.
         this.#logger.warn(`the service refused ${route} as too long (${answer.status})`);
         return sessionError('invalid_request', 'The service refused the request as too long.');
       case 400:
