@@ -39,6 +39,7 @@ test('a portal user’s listing answered after the next user’s does not replac
   const form = page.getByLabel('From the catalogue');
   const megans = await holdNextListing(page);
   await user.selectOption('megan');
+  await megans.requested;
   // Nobody signed in sees the open form alone: listed while Megan's listing is still held.
   await user.selectOption('anonymous');
   await expect(form.locator('option')).toHaveText(['Feedback']);
@@ -63,12 +64,16 @@ test('Sign in again whose listing is overtaken by another portal user’s leaves
   await expect(element).toHaveAttribute('state', 'framed');
   const held = await holdNextListing(page);
   await page.getByRole('button', { name: 'Sign in again' }).click();
+  // Sign in again's listing is on its way when Megan is picked: hers begins after it.
+  await held.requested;
   const mints = countMints(page);
   await page.getByLabel('Portal user').selectOption('megan');
+  // Megan's listing, answered, embedded her form, which was minted and framed.
+  await expect.poll(() => mints.count).toBe(1);
   await expect(element).toHaveAttribute('state', 'framed');
   held.release();
   await held.answered;
-  // The overtaken listing changes nothing and reminds nothing: Megan's form was minted once.
+  // The overtaken listing changes nothing and remints nothing: Megan's form was minted once.
   await expect(element).toHaveAttribute('state', 'framed');
   await expect(page.getByLabel('Portal user')).toHaveValue('megan');
   expect(mints.count).toBe(1);

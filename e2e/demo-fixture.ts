@@ -1,5 +1,12 @@
 import type { MintResponse } from '@form-embed/protocol';
-import { test as base, expect, type Frame, type Locator, type Page } from '@playwright/test';
+import {
+  test as base,
+  expect,
+  type Frame,
+  type Locator,
+  type Page,
+  type Request,
+} from '@playwright/test';
 import type { PersonaId } from '../demo/personas.js';
 import { type Demo, type DemoOptions, startDemo } from '../demo/server.js';
 
@@ -118,22 +125,32 @@ export async function holdNextMint(page: Page): Promise<{ release(): void }> {
 
 /**
  * Holds the portal's answer to the browser's next catalogue request (the portal has read who is
- * signed in and answered) until `release()`, as a slow service would; `answered` resolves once the
- * page has it.
+ * signed in and answered) until `release()`, as a slow service would. `requested` resolves once
+ * the request is held; `answered` once the page has had that answer (not another listing's) and
+ * then a round trip to the portal, by which time the page has read the answer's body.
  */
 export async function holdNextListing(page: Page) {
   const { release, released } = gate();
-  const answered = page.waitForResponse(/\/form-sessions\/forms$/);
+  let held: (request: Request) => void = () => {};
+  const requested = new Promise<Request>((resolve) => {
+    held = resolve;
+  });
   await page.route(
     /\/form-sessions\/forms$/,
     async (route) => {
+      held(route.request());
       const response = await route.fetch();
       await released;
       await route.fulfill({ response });
     },
     { times: 1 },
   );
-  return { release, answered };
+  const answered = requested
+    .then((request) =>
+      page.waitForEvent('requestfinished', { predicate: (finished) => finished === request }),
+    )
+    .then(() => page.evaluate(() => fetch('/demo/config').then((answer) => answer.text())));
+  return { release, requested, answered };
 }
 
 /** `released`, settled by `release()`. */
