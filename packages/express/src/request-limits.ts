@@ -9,7 +9,7 @@ import { recordLimitRefusal } from './metrics.js';
 import type { FormEmbedSessionsConfig } from './options.js';
 import { proxyWarnings } from './proxy-warnings.js';
 import { resolvedUserOf } from './resolve-user.js';
-import { sendSessionError, sessionError } from './session-error-response.js';
+import { cappedRetryAfter, sendSessionError, sessionError } from './session-error-response.js';
 
 /**
  * The limits, kept by express-rate-limit in `limit.store` (one in-memory store each by default).
@@ -138,7 +138,7 @@ function countedLimit(
           'rate_limited',
           `${whose} reached limit.${option} (${max} per ${limit.windowMs} ms).`,
           // A window longer than the cap is told as the cap, like the service's own waits.
-          String(Math.min(secondsToReset(req, limit.windowMs), maxRetryAfterSeconds)),
+          cappedRetryAfter(secondsToReset(req, limit.windowMs), maxRetryAfterSeconds),
         ).answer,
       );
     },

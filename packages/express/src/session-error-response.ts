@@ -17,6 +17,14 @@ export interface SessionErrorAnswer extends SessionErrorDetail {
   retryAfter?: string | undefined;
 }
 
+/**
+ * A `Retry-After` value in delta-seconds, no longer than `maxRetryAfterSeconds`: the service's own
+ * waits and the middleware's limit windows alike (docs/contract.md#retry-after).
+ */
+export function cappedRetryAfter(seconds: number, maxRetryAfterSeconds: number): string {
+  return String(Math.min(seconds, maxRetryAfterSeconds));
+}
+
 /** Thrown inside the middleware to end a request with a SessionError answer. */
 export class SessionErrorResponse extends Error {
   override readonly name = 'SessionErrorResponse';

@@ -12,7 +12,7 @@ import { WHAT_TO_DO, WHEN_READS_LIMITED } from './operator-advice.js';
 import type { UpstreamPaths } from './options.js';
 import { secretRedactor } from './secret-redaction.js';
 import { sessionErrorMessages } from './session-error-messages.js';
-import { SessionErrorResponse, sessionError } from './session-error-response.js';
+import { cappedRetryAfter, SessionErrorResponse, sessionError } from './session-error-response.js';
 import {
   isFormSessionRoute,
   notJson,
@@ -51,7 +51,7 @@ export class UpstreamErrors {
     this.#logger = logger;
     this.#redact = secretRedactor(apiKey);
     this.#logged = loggedText(this.#redact);
-    this.#rateLimitWait = String(Math.min(RATE_LIMIT_REFILL_SECONDS, maxRetryAfterSeconds));
+    this.#rateLimitWait = cappedRetryAfter(RATE_LIMIT_REFILL_SECONDS, maxRetryAfterSeconds);
   }
 
   /**

@@ -2,7 +2,7 @@ import { expandPath, parseRetryAfter, toImfFixdate } from '@form-embed/protocol'
 import type { Logger } from './logger.js';
 import { recordUpstream } from './metrics.js';
 import type { FormEmbedSessionsConfig, UpstreamPaths } from './options.js';
-import { sessionError } from './session-error-response.js';
+import { cappedRetryAfter, sessionError } from './session-error-response.js';
 
 export type UpstreamConfig = Pick<
   FormEmbedSessionsConfig,
@@ -210,7 +210,7 @@ function retryAfterOf(
 ): string | undefined {
   const header = response.headers.get('Retry-After');
   const seconds = header === null ? undefined : parseRetryAfter(toImfFixdate(header));
-  return seconds === undefined ? undefined : `${Math.min(seconds, config.maxRetryAfterSeconds)}`;
+  return seconds === undefined ? undefined : cappedRetryAfter(seconds, config.maxRetryAfterSeconds);
 }
 
 function parseJson(text: string): unknown {
