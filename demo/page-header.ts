@@ -1,12 +1,6 @@
 // The header shared by the extra demo pages.
 import { keepInLinks } from './console-address.js';
-
-const pages = [
-  ['/', 'Console'],
-  ['/several.html', 'Several embeds'],
-  ['/lazy.html', 'Lazy embed'],
-  ['/hostile.html', 'Hostile frame'],
-] as const;
+import { demoPages } from './pages.js';
 
 /** The page's header, its links carrying the page's query (the console's language and form). */
 export function renderHeader(title: string): void {
@@ -15,7 +9,7 @@ export function renderHeader(title: string): void {
   h1.textContent = `form-embed · ${title}`;
   const nav = document.createElement('nav');
   nav.setAttribute('aria-label', 'Demo pages');
-  for (const [href, label] of pages) {
+  for (const [href, label] of demoPages) {
     const link = document.createElement('a');
     link.href = href;
     link.textContent = label;

@@ -1,4 +1,5 @@
 import type { Page } from '@playwright/test';
+import { demoPages } from '../demo/pages.js';
 import type { Demo } from '../demo/server.js';
 import { expect, test } from './demo-fixture.js';
 
@@ -26,7 +27,7 @@ function frameSources(policy: string | undefined): string[] {
 
 const embedOrigins = (demo: Demo) => [demo.sandbox?.formsOrigin, demo.sandbox?.coreFormsOrigin];
 
-const pages = ['/', '/several.html', '/lazy.html', '/hostile.html'];
+const pages = demoPages.map(([path]) => path);
 
 for (const path of pages) {
   test(`${path} under the demo's strict policy: framed, a failed mint and a remint, with no violation`, async ({

@@ -1,8 +1,9 @@
 import type { Locator, Page } from '@playwright/test';
+import { demoPages } from '../demo/pages.js';
 import { expectNoAxeViolations } from './axe.js';
 import { expect, openFramedConsole, signIn, test } from './demo-fixture.js';
 
-const pages = ['/', '/several.html', '/lazy.html', '/hostile.html'];
+const pages = demoPages.map(([path]) => path);
 
 /**
  * Presses `target` with the keyboard where a click would have to pass the element's cross-site
