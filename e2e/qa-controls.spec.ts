@@ -347,6 +347,8 @@ test('the second Arm makes the framed page fail to redeem its handle: the count 
   expect(demo.sandbox?.control.pendingFaults()).toEqual({ api: 0, session: 1, redeem: 1 });
   demo.sandbox?.control.reset();
   await redeem.click();
+  // Armed before the remint: the framed page it brings must find the fault there.
+  await expect(armed).toHaveText('Armed failures: 1 (the next framed page fails to open).');
   await page.getByRole('button', { name: 'Remint now' }).click();
   await expect(armed).toHaveText('Armed failures: none.');
   await expectReframedAfterOneRemint(page, element, 'error');
@@ -365,7 +367,13 @@ test('the result line is cleared by the next action in the panel: another form, 
       await page.getByLabel('Or any form id or Core slug').fill('core:new-starter');
       await page.getByLabel('Or any form id or Core slug').press('Enter');
     },
-    'a portal user': () => page.getByLabel('Portal user').selectOption('alex'),
+    'a portal user': async () => {
+      await page.getByLabel('Portal user').selectOption('alex');
+      // Alex signed in before Sign out: a sign-in answered after it would sign him back in.
+      await expect(page.locator('#persona-expect')).toHaveText(
+        'Google Workspace account: signs in on Google forms',
+      );
+    },
     'Sign out': () => page.getByRole('button', { name: 'Sign out' }).click(),
     'Sign in again': () => page.getByRole('button', { name: 'Sign in again' }).click(),
     'a language': () => page.getByLabel('Messages of the element').selectOption('de'),
@@ -537,6 +545,11 @@ test('a reload keeps the form the tester chose, picked or typed, whichever came 
   await expect(element).toHaveAttribute('state', 'framed');
 
   await page.getByLabel('Portal user').selectOption('adele');
+  // Adele is signed in (the portal's answer set its cookie) before the reload below: a reload
+  // sooner would cancel her sign-in and reload as Alex, who cannot open a Core form.
+  await expect(page.locator('#persona-expect')).toHaveText(
+    'Microsoft account: signs in on Microsoft and Core forms',
+  );
   await box.fill('core:new-starter');
   await page.getByRole('button', { name: 'Embed', exact: true }).click();
   await expect(element).toHaveAttribute('core-slug', 'new-starter');
