@@ -1,8 +1,8 @@
 import { execFile } from 'node:child_process';
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { cp, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { scratchFolder } from './scratch.js';
 import type { Tarball } from './tarballs.js';
 
 /** A setup copied to a fresh folder outside the repository, its packages installed. */
@@ -26,7 +26,7 @@ export interface Project {
  * and installs: only the tarballs and public packages, from the one npm cache all setups share.
  */
 export async function installProject(name: string, tarballs: Tarball[]): Promise<Project> {
-  const dir = await mkdtemp(join(tmpdir(), `form-embed-setup-${name}-`));
+  const dir = await scratchFolder(`form-embed-setup-${name}-`);
   await cp(fileURLToPath(new URL(name, import.meta.url)), dir, { recursive: true });
   const manifestPath = join(dir, 'package.json');
   const manifest = JSON.parse(await readFile(manifestPath, 'utf8'));
@@ -46,15 +46,21 @@ export async function installProject(name: string, tarballs: Tarball[]): Promise
       run(name, dir, command, args, options?.expectFailure, options?.env),
     remove: () => rm(dir, { recursive: true, force: true }),
   };
-  await project.run('npm', [
-    'install',
-    '--prefer-offline',
-    '--no-audit',
-    '--no-fund',
-    '--no-package-lock',
-    '--ignore-scripts',
-    '--loglevel=error',
-  ]);
+  try {
+    await project.run('npm', [
+      'install',
+      '--prefer-offline',
+      '--no-audit',
+      '--no-fund',
+      '--no-package-lock',
+      '--ignore-scripts',
+      '--loglevel=error',
+    ]);
+  } catch (error) {
+    // The folder may be in memory (scratch.ts): a failed install's half is not kept there.
+    if (!process.env.KEEP_SETUPS) await project.remove();
+    throw error;
+  }
   return project;
 }
 

@@ -13,8 +13,8 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { createHmac } from 'node:crypto';
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { setPriority, tmpdir } from 'node:os';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { setPriority } from 'node:os';
 import { basename, delimiter, dirname, join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -33,6 +33,7 @@ import { closeBrowser, expectFramed, sharedBrowser } from './browser.js';
 import { type Portal, startPortal, startServer } from './portal.js';
 import { installProject, type Project } from './project.js';
 import { manifestProblems } from './published-manifest.js';
+import { scratchFolder } from './scratch.js';
 import { readmeSnippets, snippetFile, typeCheck } from './snippets.js';
 import { packAll, repositoryRoot } from './tarballs.js';
 
@@ -118,7 +119,7 @@ describe('published packages', { concurrency: 2 }, () => {
       const run = promisify(execFile);
       // npm pack keeps what npm publish would correct, or drop (a `bin` path it reads as
       // invalid): `npm pkg fix`, the same correction, run offline on the tarball's own files.
-      const unpacked = await mkdtemp(join(tmpdir(), 'form-embed-pkg-fix-'));
+      const unpacked = await scratchFolder('form-embed-pkg-fix-');
       try {
         await run('tar', ['-xzf', tarball.path, '-C', unpacked]);
         const manifest = join(unpacked, 'package', 'package.json');

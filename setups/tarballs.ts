@@ -1,9 +1,8 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { scratchFolder } from './scratch.js';
 
 export const repositoryRoot = fileURLToPath(new URL('..', import.meta.url));
 
@@ -19,7 +18,7 @@ export interface Tarball {
 
 /** Packs every workspace package once, from its built `dist` (`npm run build` runs first). */
 export async function packAll(): Promise<Tarball[]> {
-  const destination = await mkdtemp(join(tmpdir(), 'form-embed-tarballs-'));
+  const destination = await scratchFolder('form-embed-tarballs-');
   const { stdout } = await promisify(execFile)(
     'npm',
     ['pack', '--workspaces', '--json', '--pack-destination', destination, '--loglevel=error'],
