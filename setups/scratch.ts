@@ -8,10 +8,11 @@ const ROOM_NEEDED = 2 * 1024 ** 3;
 
 /**
  * Where the setups unpack and install: Linux's memory file system when it is there, writable, lets
- * programs run from it (esbuild's, TypeScript 7's and Node's binaries do) and has the room, else
- * the system's temporary folder. Installing the projects onto this machine's disk spent half of the
- * lane's CPU in the kernel: 165 CPU-seconds for the lane against 130 in /dev/shm. (Docker gives
- * /dev/shm 64 MB unless told otherwise, and some systems mount it noexec: both are asked.)
+ * programs run from it (esbuild's, TypeScript 7's and Node's binaries do), has the room and the
+ * machine has three times that free; else the system's temporary folder. Installing the projects
+ * onto this machine's disk spent half of the lane's CPU in the kernel: 165 CPU-seconds for the
+ * lane against 130 in /dev/shm. (Docker gives /dev/shm 64 MB unless told otherwise, and some
+ * systems mount it noexec.)
  */
 function scratchRoot(): string {
   const memory = '/dev/shm';
@@ -22,7 +23,11 @@ function scratchRoot(): string {
       .findLast((line) => line.split(' ')[1] === memory);
     const { bavail, bsize } = statfsSync(memory);
     const runnable = mount !== undefined && !mount.split(' ')[3]?.split(',').includes('noexec');
-    if (runnable && bavail * bsize >= ROOM_NEEDED) return memory;
+    // A tmpfs's own limit is not the memory free: the browsers and servers of all three lanes
+    // need theirs beside it.
+    const available = /^MemAvailable:\s+(\d+) kB$/m.exec(readFileSync('/proc/meminfo', 'utf8'));
+    const memoryFree = Number(available?.[1] ?? 0) * 1024;
+    if (runnable && bavail * bsize >= ROOM_NEEDED && memoryFree >= 3 * ROOM_NEEDED) return memory;
   } catch {
     // Not Linux, or no such file system here.
   }
