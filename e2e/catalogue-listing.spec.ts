@@ -4,6 +4,7 @@ import {
   expect,
   holdNextListing,
   openFramedConsole,
+  signOut,
   test,
   workerDemoOptions,
 } from './demo-fixture.js';
@@ -58,9 +59,7 @@ test('Sign in again whose listing is overtaken by another portal user’s leaves
   demo,
 }) => {
   const element = await openFramedConsole(page, demo);
-  await page.getByRole('button', { name: 'Sign out' }).click();
-  // Signed out once the portal's answer came (its cookie with it): a reload sooner cancels it.
-  await expect(page.getByRole('button', { name: 'Sign in again' })).toBeVisible();
+  await signOut(page);
   // Reloaded signed out, the console lists again on Sign in again (the user's list may be longer).
   await page.reload();
   await expect(element).toHaveAttribute('state', 'framed');

@@ -7,7 +7,7 @@ import {
   type Page,
   type Request,
 } from '@playwright/test';
-import type { PersonaId } from '../demo/personas.js';
+import { type PersonaId, personas } from '../demo/personas.js';
 import { type Demo, type DemoOptions, startDemo } from '../demo/server.js';
 
 /** A worker's demo, unless a spec's `test.use({demoOptions})` asks for another. */
@@ -92,6 +92,25 @@ export async function eventsOf(page: Page) {
 export async function signIn(page: Page, demo: Demo, persona: PersonaId): Promise<void> {
   const answer = await page.request.post(`${demo.url}/demo/sign-in`, { data: { persona } });
   if (!answer.ok()) throw new Error(`sign-in as ${persona} answered ${answer.status()}`);
+}
+
+/**
+ * Clicks the console's Sign out and waits until it took effect: the cookie goes with the answer
+ * to its request, and the console shows "Sign in again" only then. A mint or a reload sooner
+ * would still be signed in (a reload cancels the request).
+ */
+export async function signOut(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await expect(page.getByRole('button', { name: 'Sign in again' })).toBeVisible();
+}
+
+/**
+ * Picks `persona` in the console's Portal user and waits until the portal signed them in: the
+ * line under the picker says what the sandbox answers them only once the sign-in was answered.
+ */
+export async function pickPortalUser(page: Page, persona: PersonaId): Promise<void> {
+  await page.getByLabel('Portal user').selectOption(persona);
+  await expect(page.locator('#persona-expect')).toHaveText(personas[persona].expect);
 }
 
 /** Counts the browser's mint requests (`POST …/session`) from now on. */

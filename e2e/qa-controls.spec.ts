@@ -7,6 +7,7 @@ import {
   expectReframedAfterOneRemint,
   frameOf,
   openFramedConsole,
+  pickPortalUser,
   recordEvents,
   submitOf,
   test,
@@ -371,13 +372,8 @@ test('the result line is cleared by the next action in the panel: another form, 
       await page.getByLabel('Or any form id or Core slug').fill('core:new-starter');
       await page.getByLabel('Or any form id or Core slug').press('Enter');
     },
-    'a portal user': async () => {
-      await page.getByLabel('Portal user').selectOption('alex');
-      // Alex signed in before Sign out: a sign-in answered after it would sign him back in.
-      await expect(page.locator('#persona-expect')).toHaveText(
-        'Google Workspace account: signs in on Google forms',
-      );
-    },
+    // Alex signed in before Sign out: a sign-in answered after it would sign him back in.
+    'a portal user': () => pickPortalUser(page, 'alex'),
     'Sign out': () => page.getByRole('button', { name: 'Sign out' }).click(),
     'Sign in again': () => page.getByRole('button', { name: 'Sign in again' }).click(),
     'a language': () => page.getByLabel('Messages of the element').selectOption('de'),
@@ -548,12 +544,9 @@ test('a reload keeps the form the tester chose, picked or typed, whichever came 
   await expect(element).toHaveAttribute('form-id', 'form_google');
   await expect(element).toHaveAttribute('state', 'framed');
 
-  await page.getByLabel('Portal user').selectOption('adele');
   // Adele is signed in (the portal's answer set its cookie) before the reload below: a reload
   // sooner would cancel her sign-in and reload as Alex, who cannot open a Core form.
-  await expect(page.locator('#persona-expect')).toHaveText(
-    'Microsoft account: signs in on Microsoft and Core forms',
-  );
+  await pickPortalUser(page, 'adele');
   await box.fill('core:new-starter');
   await page.getByRole('button', { name: 'Embed', exact: true }).click();
   await expect(element).toHaveAttribute('core-slug', 'new-starter');

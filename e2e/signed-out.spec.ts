@@ -11,6 +11,7 @@ import {
   messagesDelivered,
   recordEvents,
   signIn as signInAs,
+  signOut,
   submitOf,
   test,
 } from './demo-fixture.js';
@@ -123,16 +124,6 @@ test('several embeds signed out: the card of the form with no handle offers to r
     'Burn its handle (reload the frame)',
   );
 });
-
-/**
- * Clicks the console's Sign out and waits until it took effect: the cookie goes with the answer
- * to its request, and the console shows "Sign in again" only then. A mint sent sooner would
- * still be signed in.
- */
-async function signOut(page: Page) {
-  await page.getByRole('button', { name: 'Sign out' }).click();
-  await expect(page.getByRole('button', { name: 'Sign in again' })).toBeVisible();
-}
 
 test('the console’s Sign out says nobody is signed in and keeps keyboard focus; Sign in again says who is back', async ({
   page,
