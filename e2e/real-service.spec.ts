@@ -91,9 +91,11 @@ test.describe('npm start against a real service (FORM_EMBED_BASE_URL, FORM_EMBED
       await page.getByRole('button', { name: 'Remint now' }).click();
       await expect(page.locator('#control-result')).toHaveText('Done: remint');
       await expect.poll(mints).toBe(2);
-      // The remint's frame is made when its answer comes, a moment after the service counted it:
-      // until then there is no frame to reload.
+      // The remint's frame is made when its answer comes, a moment after the service counted it,
+      // and its handle is spent once its form shows. A reload before that cancels the first load,
+      // whose handle the reload then redeems first: no error, no remint.
       await expect(page.locator('#embed-slot form-embed')).toHaveAttribute('state', 'framed');
+      await expect(submitOf(page)).toBeVisible();
       // The reloaded frame redeems the spent handle again: its page says error, the element remints.
       await page.getByRole('button', { name: 'Burn the handle (reload the frame)' }).click();
       await expect(page.locator('#control-result')).toHaveText('Done: burn (the frame reloaded)');
