@@ -243,25 +243,36 @@ export async function messagesDelivered(page: Page, element: Locator): Promise<v
   await page.evaluate(() => (window as unknown as { delivered: Promise<void> }).delivered);
 }
 
-/** Opens the QA console and waits for its `<form-embed>` to frame the first form; returns it. */
+/**
+ * Opens the QA console and waits for its `<form-embed>` to frame the first form, and the form to
+ * show; returns it. The state is framed once the iframe is made, and the frame's handle is spent
+ * only when its page loads: a fault armed, or the sandbox's clock moved, before that would meet
+ * this first frame instead of the test's.
+ */
 export async function openFramedConsole(page: Page, demo: Demo): Promise<Locator> {
   await page.goto(demo.url);
   const element = page.locator('#embed-slot form-embed');
   await expect(element).toHaveAttribute('state', 'framed');
+  await expect(submitOf(page)).toBeVisible();
   return element;
 }
 
 /**
  * The element framed its form again (its Submit shows) after exactly one remint, which its
- * framed page asked for with `reason` (the page recorded its events: `recordEvents`).
+ * framed page asked for with `reason` (the page recorded its events: `recordEvents`). The remint
+ * is waited for first: until it comes, the frame that is to lapse is framed and shows its form.
  */
 export async function expectReframedAfterOneRemint(
   page: Page,
   element: Locator,
   reason: 'error' | 'expired',
 ): Promise<void> {
+  const remintReasons = async () =>
+    (await eventsOf(page))
+      .filter((e) => e.type === 'form-embed-remint')
+      .map((e) => e.detail.reason);
+  await expect.poll(remintReasons).toEqual([reason]);
   await expect(element).toHaveAttribute('state', 'framed');
   await expect(submitOf(page)).toBeVisible();
-  const remints = (await eventsOf(page)).filter((e) => e.type === 'form-embed-remint');
-  expect(remints.map((e) => e.detail.reason)).toEqual([reason]);
+  expect(await remintReasons()).toEqual([reason]);
 }

@@ -445,8 +445,16 @@ test('the clock box moves the sandbox clock by the seconds typed: to just before
   await box.fill('1780');
   await page.getByRole('button', { name: 'Advance', exact: true }).click();
   await expect(result).toHaveText('Done: the sandbox clock moved 1780 s forward.');
-  // A reload of the framed page notices a lapse: there is none yet, the form is there.
-  await (await frameOf(element)).evaluate(() => location.reload());
+  // A reload of the framed page notices a lapse: there is none yet, the reloaded form is there
+  // (the frame of the first document, marked, not replaced by a remint's).
+  const frame = await frameOf(element);
+  await frame.evaluate(() => {
+    (window as { beforeReload?: true }).beforeReload = true;
+    location.reload();
+  });
+  await expect
+    .poll(() => frame.evaluate(() => 'beforeReload' in window).catch(() => true))
+    .toBe(false);
   await expect(submitOf(page)).toBeVisible();
 
   await box.fill('30');

@@ -59,9 +59,12 @@ test('demo screenshots: minting, framed, waiting, failed and reminted', async ({
   await page.goto(`${demo.url}/several.html`);
   for (const id of ['embed-ms', 'embed-open', 'embed-core']) {
     await expect(page.locator(`#${id}`)).toHaveAttribute('state', 'framed');
+    // Framed comes when the iframe is made: the photograph is of the forms, once they show.
+    await expect(submitOf(page, `#${id}`)).toBeVisible();
   }
   await shoot(page, testInfo, '6-several');
   await page.goto(`${demo.url}/hostile.html`);
   await expect(page.locator('#target')).toHaveAttribute('state', 'framed');
+  await expect(submitOf(page, '#target')).toBeVisible();
   await shoot(page, testInfo, '7-hostile');
 });
