@@ -445,8 +445,9 @@ test('the clock box moves the sandbox clock by the seconds typed: to just before
   await box.fill('1780');
   await page.getByRole('button', { name: 'Advance', exact: true }).click();
   await expect(result).toHaveText('Done: the sandbox clock moved 1780 s forward.');
-  // A reload of the framed page notices a lapse: there is none yet, the reloaded form is there
-  // (the frame of the first document, marked, not replaced by a remint's).
+  // A reload of the framed page notices a lapse: there is none yet, so the same frame shows its
+  // form again. The mark tells the reloaded page from the first; a lapse would replace the frame
+  // (evaluate then fails, and the poll never ends).
   const frame = await frameOf(element);
   await frame.evaluate(() => {
     (window as { beforeReload?: true }).beforeReload = true;
