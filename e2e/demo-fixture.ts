@@ -201,6 +201,26 @@ export async function frameOf(element: Locator): Promise<Frame> {
 }
 
 /**
+ * Runs `reload`, which reloads `element`'s frame, and waits until that same frame holds the new
+ * document. The frame's window is marked first, so the document before the reload never passes
+ * for the new one; a frame replaced meanwhile (a remint's) never passes either, as reading the
+ * detached frame fails.
+ */
+export async function reloadFrame(
+  element: Locator,
+  reload: (frame: Frame) => Promise<unknown>,
+): Promise<void> {
+  const frame = await frameOf(element);
+  await frame.evaluate(() => {
+    (window as { beforeReload?: true }).beforeReload = true;
+  });
+  await reload(frame);
+  await expect
+    .poll(() => frame.evaluate(() => 'beforeReload' in window).catch(() => true))
+    .toBe(false);
+}
+
+/**
  * Replaces the console's element with one whose transport first answers `held` (a mint it kept,
  * as a careless integrator's cache would), then mints properly. The element cannot know how old
  * or spent `held` is; only the framed page can.

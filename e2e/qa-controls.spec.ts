@@ -5,10 +5,10 @@ import type { Page } from '@playwright/test';
 import {
   expect,
   expectReframedAfterOneRemint,
-  frameOf,
   openFramedConsole,
   pickPortalUser,
   recordEvents,
+  reloadFrame,
   submitOf,
   test,
 } from './demo-fixture.js';
@@ -446,16 +446,8 @@ test('the clock box moves the sandbox clock by the seconds typed: to just before
   await page.getByRole('button', { name: 'Advance', exact: true }).click();
   await expect(result).toHaveText('Done: the sandbox clock moved 1780 s forward.');
   // A reload of the framed page notices a lapse: there is none yet, so the same frame shows its
-  // form again. The mark tells the reloaded page from the first; a lapse would replace the frame
-  // (evaluate then fails, and the poll never ends).
-  const frame = await frameOf(element);
-  await frame.evaluate(() => {
-    (window as { beforeReload?: true }).beforeReload = true;
-    location.reload();
-  });
-  await expect
-    .poll(() => frame.evaluate(() => 'beforeReload' in window).catch(() => true))
-    .toBe(false);
+  // form again (a lapse would replace the frame, which reloadFrame never takes for the reload).
+  await reloadFrame(element, (frame) => frame.evaluate(() => location.reload()));
   await expect(submitOf(page)).toBeVisible();
 
   await box.fill('30');

@@ -7,9 +7,9 @@ import { expectNoAxeViolations } from './axe.js';
 import {
   eventsOf,
   expect,
-  frameOf,
   messagesDelivered,
   recordEvents,
+  reloadFrame,
   signIn as signInAs,
   signOut,
   submitOf,
@@ -87,18 +87,12 @@ test('signed out: a form that needs no user (authType none) is still framed, wit
   await expect(submitOf(page)).toBeVisible();
 
   // Reloaded, a frame with no handle opens its form again: no error to remint on.
-  await (await frameOf(element(page))).evaluate(() => {
-    (window as { beforeBurn?: true }).beforeBurn = true;
-  });
-  await page.getByRole('button', { name: 'Burn the handle (reload the frame)' }).click();
+  await reloadFrame(element(page), () =>
+    page.getByRole('button', { name: 'Burn the handle (reload the frame)' }).click(),
+  );
   await expect(page.locator('#control-result')).toHaveText(
     'Done: the frame reloaded; this form has no handle (provider none), so no remint.',
   );
-  await expect
-    .poll(async () =>
-      (await frameOf(element(page))).evaluate(() => 'beforeBurn' in window).catch(() => true),
-    )
-    .toBe(false);
   await expect(submitOf(page)).toBeVisible();
   await messagesDelivered(page, element(page));
   const events = (await eventsOf(page)).map((e) => e.type);
