@@ -10,8 +10,8 @@ import { pathToFileURL } from 'node:url';
 import { startBenchServers } from './bench-servers.js';
 import { launchChromium, timedRun } from './browser-timings.js';
 import { sandboxControl } from './sandbox-control.js';
+import { median } from './summary.js';
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1] ?? NaN;
 const [WARMUP, RUNS] = [3, Number(process.env.RUNS ?? 40)];
 const checkouts = process.argv.slice(2);
 const bundles: string[] = [];

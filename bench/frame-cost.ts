@@ -19,6 +19,7 @@ import { startBenchServers } from './bench-servers.js';
 import { PORTAL_MINT_PATH } from './bench-setup.js';
 import { launchChromium } from './browser-timings.js';
 import { sandboxControl } from './sandbox-control.js';
+import { median } from './summary.js';
 
 const [WARMUP, RUNS] = [3, Number(process.env.RUNS ?? 21)];
 
@@ -126,8 +127,6 @@ async function bareChromium(url: string) {
   };
   return { evaluate, close };
 }
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1] ?? NaN;
 
 function report(harness: string, times: Times) {
   console.log(`${harness}: medians of ${RUNS} runs, ms`);

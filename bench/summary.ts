@@ -7,19 +7,23 @@ export interface Summary {
 }
 
 export function summarize(values: readonly number[]): Summary {
-  if (values.length === 0) throw new Error('summarize: no values');
   const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  const median =
-    sorted.length % 2 === 1
-      ? (sorted[middle] as number)
-      : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
   return {
-    median,
+    median: median(sorted),
     min: sorted[0] as number,
     max: sorted[sorted.length - 1] as number,
     runs: sorted.length,
   };
+}
+
+/** The median of `values` (of the middle two, their mean); there must be at least one. */
+export function median(values: readonly number[]): number {
+  if (values.length === 0) throw new Error('median: no values');
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1
+    ? (sorted[middle] as number)
+    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 }
 
 /** One value measured once (deterministic figures: sizes, request counts). */

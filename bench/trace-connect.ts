@@ -9,6 +9,7 @@ import { writeFileSync } from 'node:fs';
 import { startBenchServers } from './bench-servers.js';
 import { connectVersusFetch, launchChromium } from './browser-timings.js';
 import { sandboxControl } from './sandbox-control.js';
+import { median } from './summary.js';
 
 interface TraceEvent {
   name: string;
@@ -21,7 +22,6 @@ interface TraceEvent {
 }
 
 declare const bench: { connect(): Promise<number> };
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1] ?? NaN;
 
 const servers = await startBenchServers();
 const { sandbox, portal } = servers;
