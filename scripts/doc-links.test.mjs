@@ -8,6 +8,7 @@ import { dirname, join, normalize } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import GithubSlugger from 'github-slugger';
+import { prose } from './markdown-prose.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const tracked = execFileSync('git', ['ls-files', '-z'], { cwd: root, encoding: 'utf8' })
@@ -27,29 +28,6 @@ const MARKDOWN_TARGETS = [
   /^ {0,3}\[[^\]]+\]:\s*(?:<([^>\n]*)>|(\S+))/gm,
   /<(?:a|img|source)\b[^>]*?\s(?:href|src)\s*=\s*(?:"([^"]*)"|'([^']*)')/gi,
 ];
-
-/**
- * A Markdown file's text with its fenced code blocks blanked, so `# comment` lines are no headings
- * and links in examples are not followed. A fence closes only on a line of its own character at
- * least as long (a ```` block may show a ``` one).
- */
-function prose(text) {
-  let open;
-  return text
-    .split('\n')
-    .map((line) => {
-      const fence = /^ {0,3}(`{3,}|~{3,})(.*)$/.exec(line);
-      if (open === undefined) {
-        if (fence) open = fence[1];
-        return fence ? '' : line;
-      }
-      const [, marker = '', rest = ''] = fence ?? [];
-      if (marker[0] === open[0] && marker.length >= open.length && rest.trim() === '')
-        open = undefined;
-      return '';
-    })
-    .join('\n');
-}
 
 const anchorsByFile = new Map();
 function anchorsOf(file) {
