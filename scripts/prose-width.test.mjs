@@ -43,8 +43,9 @@ function overlong(file, text) {
 test(`no line of our Markdown's prose runs past ${WIDTH} columns where it could break`, () => {
   const files = execFileSync('git', ['ls-files', '-z', '*.md'], { cwd: root, encoding: 'utf8' })
     .split('\0')
-    .filter(Boolean);
-  assert.ok(files.length >= 9, `only ${files.length} Markdown files found`);
+    // Changesets writes the changelogs, each entry a summary as its author wrapped it, indented.
+    .filter((file) => file && !file.endsWith('CHANGELOG.md'));
+  assert.ok(files.length >= 10, `only ${files.length} Markdown files found`);
   assert.deepEqual(
     files.flatMap((file) => overlong(file, readFileSync(join(root, file), 'utf8'))),
     [],
