@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { before, describe, test } from 'node:test';
 import { ELEMENT_SENTENCE_KEYS } from '@form-embed/protocol';
 import { PortalErrorCodes, SessionErrorCodes } from '@form-embed/protocol/browser';
@@ -69,6 +69,25 @@ describe('messages of every shipped locale', () => {
     assert.equal(failureKey('toString', messages), 'unknown');
     // One word is a code too: a page words a new `suspended` apart.
     assert.equal(failureKey('suspended', { ...messages, suspended: 'Paused' }), 'suspended');
+  });
+
+  test("the README's table of failure keys names every code under the key it reads as, and its English", () => {
+    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+    const table = readme.slice(readme.indexOf('| key | codes | English |')).split('\n\n')[0];
+    const rows = [...(table as string).matchAll(/^\| `(\w+)` \| (.+) \| (.+) \|$/gm)];
+    const tabled = rows.flatMap(([, key, cell]) =>
+      [...(cell as string).matchAll(/`(\w+)`/g)].map(([, code]) => [code, key]),
+    );
+    const known = new Map(codes.map((code) => [code, failureKey(code, messages)]));
+    // Each once: the pairs, not a Map, which would keep a code's last row alone.
+    assert.deepEqual(
+      tabled.filter(([code]) => known.has(code as string)).sort(),
+      [...known].sort(),
+    );
+    assert.deepEqual(
+      rows.map(([, key, , english]) => english === messages[key as keyof Messages]),
+      rows.map(() => true),
+    );
   });
 
   test('the sentence keys, which no code may take, are ELEMENT_SENTENCE_KEYS: the middleware passes on no code named as one', () => {
