@@ -94,6 +94,26 @@ test('an endpoint on another origin of the portal’s site: the middleware’s a
   }
 });
 
+test('a refusal from an endpoint on another origin: the element reads its Retry-After and waits it out', async ({
+  page,
+  demo,
+}) => {
+  const { url: api, server } = await portalApi(demo);
+  try {
+    await recordEvents(page);
+    await page.goto(demo.url);
+    await demo.sandbox?.control.exhaustRateLimit('mints');
+    await embedRemote(page, api, `${api}/form-sessions`);
+    await expect(page.locator('#remote')).toHaveAttribute('state', 'waiting');
+    // Unexposed, the header was unreadable: retryAfter undefined, and a retry 1 s later.
+    const refused = (await eventsOf(page)).find((e) => e.target === 'remote')?.detail;
+    expect(refused).toMatchObject({ code: 'rate_limited', status: 429, willRetry: true });
+    expect(refused?.retryAfter).toBeGreaterThan(50);
+  } finally {
+    await close(server);
+  }
+});
+
 test('a redirect from the endpoint is not followed: the page’s requestInit never reaches another origin', async ({
   page,
   demo,

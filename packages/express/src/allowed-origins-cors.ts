@@ -13,8 +13,8 @@ export function isAllowedOrigin(allowedOrigins: ReadonlySet<string>, origin: str
 /**
  * CORS for the pages of `allowedOrigins` (a sibling subdomain, say), and for nobody else. A
  * page on another origin sends the element's JSON POST only after a preflight, and reads the
- * answer only when it carries these headers; with credentials, so that the portal's session
- * cookie goes along. Any other origin gets no CORS header, and `refuseCrossSite` refuses it.
+ * answer only when it carries these headers, `Retry-After` among those it may read; with
+ * credentials, so that the portal's session cookie goes along. Any other origin gets no CORS header, and `refuseCrossSite` refuses it.
  *
  * A grant the portal's own `cors()` in front of the Router gave another origin is taken back:
  * that page must never read an answer, not even one that passed the `Origin` check through an
@@ -28,6 +28,9 @@ export function corsForAllowedOrigins(allowedOrigins: ReadonlySet<string>): Requ
           origin: (origin, answer) => answer(null, isAllowedOrigin(allowedOrigins, origin)),
           credentials: true,
           methods: ['GET', 'POST'],
+          // A page reads no response header but the safelisted ones unless told: without this, the
+          // element never saw a refusal's Retry-After and retried on its own 1, 2, 4 s backoff.
+          exposedHeaders: ['Retry-After'],
           maxAge: PREFLIGHT_MAX_AGE_S,
         })
       : undefined;

@@ -451,6 +451,23 @@ describe('CORS, for allowedOrigins only', () => {
     }
   });
 
+  test("an allowed origin's page may read a refusal's Retry-After, which the element waits out", async () => {
+    sandbox.control.reset();
+    await sandbox.control.exhaustRateLimit('mints');
+    try {
+      const answer = await portal.mint(openForm, {
+        session: 'adele',
+        headers: { origin: ALLOWED_ORIGIN, 'sec-fetch-site': 'same-site' },
+      });
+      assert.equal(answer.status, 429, answer.text);
+      assert.match(answer.headers.get('retry-after') ?? '', /^\d+$/);
+      assert.equal(answer.headers.get('access-control-allow-origin'), ALLOWED_ORIGIN);
+      assert.equal(answer.headers.get('access-control-expose-headers'), 'Retry-After');
+    } finally {
+      sandbox.control.reset();
+    }
+  });
+
   test('any other origin gets no CORS header: its preflight and its request are forbidden', async () => {
     const before = portal.upstream.length;
     const answers = [
