@@ -1,7 +1,7 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import '../src/dev/warnings.js';
 import { FormEmbedElement, type FormEmbedErrorEvent, messages } from '../src/index.js';
-import { sessionStub, settle, warnings } from './helpers.js';
+import { embedOrigin, session, sessionStub, settle, warnings } from './helpers.js';
 
 /** Mounts each element in turn, each once it has failed its mint. */
 async function failEach(markups: ReturnType<typeof html>[]) {
@@ -249,6 +249,30 @@ describe('<form-embed> development warnings', () => {
     expect(seen).to.deep.equal([
       `<form-embed form-id="a" state="failed">: its endpoint answered forbidden (403) at ${location.origin}/form-sessions/forms/a/session, which the page shows as a refusal of the person's account. If they should open this form, read the portal's log: the middleware logs the page origin it refused as not its own (behind a proxy, set Express's trust proxy; a development proxy must pass the page's Host on). Otherwise the middleware's authorize option, or the service, refused them.`,
       `<form-embed form-id="c" endpoint="https://api.portal.example/form-sessions" state="failed">: its endpoint answered forbidden (403) at https://api.portal.example/form-sessions/forms/c/session, which the page shows as a refusal of the person's account. The middleware's authorize option, or the service, refused them.`,
+    ]);
+  });
+
+  // Only a back end of the partner's own sends either (the middleware answers the service's
+  // session as it is): the person reads "Something went wrong.", or after retries, each a mint at
+  // the service, "The form is unavailable right now.".
+  it("a session it will not frame: an embedOrigin not written as an origin, a 2xx that is no session; not a refusal's unknown", async () => {
+    const seen = await warningsOfFailures(
+      () => Response.json({ ok: true }),
+      [
+        html`<form-embed
+          form-id="a"
+          .fetchSession=${async () => ({ ...session(), embedOrigin: `${embedOrigin}/` })}
+        ></form-embed>`,
+        html`<form-embed form-id="b"></form-embed>`,
+        html`<form-embed
+          form-id="c"
+          .fetchSession=${() => Promise.reject({ name: 'FormSessionError', code: 'unknown', status: 400, retryable: false })}
+        ></form-embed>`,
+      ],
+    );
+    expect(seen).to.deep.equal([
+      `<form-embed form-id="a" state="failed">: its session's embedUrl is not on its embedOrigin written as the browser writes an origin (scheme://host[:port], lower case, no trailing slash), so it refuses to frame it. Answer embedOrigin as @form-embed/protocol's canonicalOrigin() gives the service's formsOrigin or coreFormsOrigin.`,
+      `<form-embed form-id="b" state="waiting">: its mint answered 2xx with a body that is no session ({embedUrl, embedOrigin, provider, expiresIn}, expiresIn a number), so it retries, and each retry mints again at the service. Answer the session the service minted.`,
     ]);
   });
 

@@ -151,12 +151,39 @@ function watchForRefusedEndpoint(element: FormEmbedElement) {
   });
 }
 
+/**
+ * A session the element will not frame (origins.ts' trustedSession), which only a back end of the
+ * partner's own sends, or a page's `fetchSession`: the person reads "Something went wrong.", or
+ * after retries that each mint again at the service, "The form is unavailable right now.". Told
+ * by a failure with no status, which nothing else gives these two codes.
+ */
+const inspected = new WeakSet<FormEmbedElement>();
+function watchForUnframedSessions(element: FormEmbedElement) {
+  if (inspected.has(element)) return;
+  inspected.add(element);
+  element.addEventListener('form-embed-error', ({ code, status }) => {
+    if (status !== 0) return;
+    if (code === 'unknown') {
+      warn(
+        element,
+        "its session's embedUrl is not on its embedOrigin written as the browser writes an origin (scheme://host[:port], lower case, no trailing slash), so it refuses to frame it. Answer embedOrigin as @form-embed/protocol's canonicalOrigin() gives the service's formsOrigin or coreFormsOrigin.",
+      );
+    } else if (code === 'internal_error') {
+      warn(
+        element,
+        'its mint answered 2xx with a body that is no session ({embedUrl, embedOrigin, provider, expiresIn}, expiresIn a number), so it retries, and each retry mints again at the service. Answer the session the service minted.',
+      );
+    }
+  });
+}
+
 const prototype = FormEmbedElement.prototype as unknown as { willUpdate(changed: unknown): void };
 const { willUpdate } = prototype;
 prototype.willUpdate = function warnThenUpdate(this: FormEmbedElement, changed) {
   for (const message of misuses(this)) warn(this, message);
   watchForBlockedFrames(this);
   watchForRefusedEndpoint(this);
+  watchForUnframedSessions(this);
   willUpdate.call(this, changed);
 };
 
