@@ -3,6 +3,7 @@ import {
   type CatalogueEntry,
   type FormSessionUser,
   type FormTarget,
+  formRefRefusal,
   isWithdrawnForTenant,
 } from '@form-embed/protocol';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
@@ -11,7 +12,6 @@ import { isAuthorized } from './authorize.js';
 import { isBrowserGone } from './browser-gone.js';
 import type { CatalogueReads, UserTenant } from './catalogue-reads.js';
 import type { ListedCoreForm, ListedForm } from './catalogue-records.js';
-import { formRefRefusal } from './form-ref-refusal.js';
 import { describe, type Logger, shownValue } from './logger.js';
 import type { FormEmbedSessionsConfig } from './options.js';
 import { resolvedUserOf } from './resolve-user.js';

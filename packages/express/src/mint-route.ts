@@ -1,11 +1,10 @@
-import type { FormTarget, MintResponse } from '@form-embed/protocol';
+import { type FormTarget, formRefRefusal, type MintResponse } from '@form-embed/protocol';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { countAnswer, countBrowserGone, countRequest } from './answer-metrics.js';
 import { describeTarget, isAuthorized } from './authorize.js';
 import { BrowserGone, browserGoneController, isBrowserGone } from './browser-gone.js';
 import { refuseNonJson } from './csrf.js';
 import { type EmbedOriginCache, embedOriginFor } from './embed-origins.js';
-import { formRefRefusal } from './form-ref-refusal.js';
 import { readJsonBody } from './json-body.js';
 import type { Logger } from './logger.js';
 import type { FormEmbedSessionsConfig, ResolvedUser } from './options.js';

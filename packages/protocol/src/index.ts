@@ -1,5 +1,6 @@
 export * from './browser.js';
 export { isPublicAvailability, isWithdrawnForTenant } from './core-form-rules.js';
+export { formRefRefusal } from './form-ref-refusal.js';
 export { isLoopbackHostname } from './loopback.js';
 export {
   type AuthType,

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import {
   FORM_REF_MAX_LENGTH,
+  formRefRefusal,
   isDotSegment,
   isKnownSessionErrorCode,
   isPortalErrorCode,
@@ -22,6 +23,35 @@ describe('form refs', () => {
     assert.equal(isValidFormRef('a'.repeat(FORM_REF_MAX_LENGTH + 1)), false);
     assert.equal(isValidFormRef('..'), false);
     assert.equal(isValidFormRef('new-starter'), true);
+  });
+});
+
+describe('form refs a server refuses to mint', () => {
+  test('the contract’s rule, and path syntax a gateway that decodes paths would act on, each with its reason', () => {
+    const refusals = [
+      'new-starter',
+      '',
+      '..',
+      'a'.repeat(201),
+      'a/b',
+      'a\\b',
+      'a?b',
+      'a#b',
+      'a%2Fb',
+    ].map((formId) => formRefRefusal({ kind: 'form', formId }));
+    assert.deepEqual(refusals, [
+      undefined,
+      'The form id is not a valid path segment.',
+      'The form id is not a valid path segment.',
+      `The form id must be at most ${FORM_REF_MAX_LENGTH} characters.`,
+      ...Array(5).fill('The form id must not contain /, \\, ?, # or %.'),
+    ]);
+    assert.equal(
+      formRefRefusal({ kind: 'coreForm', slug: 'a/b' }),
+      'The Core form slug must not contain /, \\, ?, # or %.',
+    );
+    // isValidFormRef, which the element uses, holds the contract's rule alone.
+    assert.equal(isValidFormRef('a/b'), true);
   });
 });
 
