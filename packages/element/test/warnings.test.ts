@@ -268,11 +268,13 @@ describe('<form-embed> development warnings', () => {
           form-id="c"
           .fetchSession=${() => Promise.reject({ name: 'FormSessionError', code: 'unknown', status: 400, retryable: false })}
         ></form-embed>`,
+        html`<form-embed form-id="d" .fetchSession=${async () => ({ data: session() })}></form-embed>`,
       ],
     );
     expect(seen).to.deep.equal([
       `<form-embed form-id="a" state="failed">: its session's embedUrl is not on its embedOrigin written as the browser writes an origin (scheme://host[:port], lower case, no trailing slash), so it refuses to frame it. Answer embedOrigin as @form-embed/protocol's canonicalOrigin() gives the service's formsOrigin or coreFormsOrigin.`,
       `<form-embed form-id="b" state="waiting">: its mint answered 2xx with a body that is no session ({embedUrl, embedOrigin, provider, expiresIn}, expiresIn a number), so it retries, and each retry mints again at the service. Answer the session the service minted.`,
+      `<form-embed form-id="d" state="waiting">: its fetchSession resolved with something that is no session ({embedUrl, embedOrigin, provider, expiresIn}, expiresIn a number), so it retries, and each retry mints again at the service. Answer the session the service minted.`,
     ]);
   });
 

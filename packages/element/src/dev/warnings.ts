@@ -169,9 +169,12 @@ function watchForUnframedSessions(element: FormEmbedElement) {
         "its session's embedUrl is not on its embedOrigin written as the browser writes an origin (scheme://host[:port], lower case, no trailing slash), so it refuses to frame it. Answer embedOrigin as @form-embed/protocol's canonicalOrigin() gives the service's formsOrigin or coreFormsOrigin.",
       );
     } else if (code === 'internal_error') {
+      const what = element.fetchSession
+        ? 'its fetchSession resolved with something'
+        : 'its mint answered 2xx with a body';
       warn(
         element,
-        'its mint answered 2xx with a body that is no session ({embedUrl, embedOrigin, provider, expiresIn}, expiresIn a number), so it retries, and each retry mints again at the service. Answer the session the service minted.',
+        `${what} that is no session ({embedUrl, embedOrigin, provider, expiresIn}, expiresIn a number), so it retries, and each retry mints again at the service. Answer the session the service minted.`,
       );
     }
   });
