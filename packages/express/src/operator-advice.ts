@@ -12,6 +12,14 @@ export const WHAT_TO_DO = new Map([
     ": the organisation's Microsoft connection is not working (not configured, consent lapsed or token refused), and every microsoft and Core form fails until an administrator of the organisation reconnects it at the service",
   ],
   [
+    'microsoft_unavailable',
+    ': Microsoft is throttling or unavailable for the organisation; nothing in the portal to change, it passes on its own (the element retries after the Retry-After the service gave)',
+  ],
+  [
+    'microsoft_permission_denied',
+    ": the organisation's Microsoft connection may not read that client's users; an administrator of the organisation grants it at the service",
+  ],
+  [
     'rate_limited',
     ": the organisation's own limit at the service is spent (every user's and instance's mints count); lower limit.mints or limit.signedOutMints, or ask the service for more",
   ],

@@ -1,6 +1,7 @@
 import { defaultServicePaths, originOf } from '@form-embed/protocol';
 import type { Store } from 'express-rate-limit';
 import { z } from 'zod';
+import { consoleLogger } from './console-logger.js';
 import type { Logger } from './logger.js';
 import {
   defaultCatalogueCacheTtlMs,
@@ -218,8 +219,3 @@ function dropUndefined<T extends object>(value: T): Partial<T> {
     Object.entries(value).filter(([, entry]) => entry !== undefined),
   ) as Partial<T>;
 }
-
-const consoleLogger: Logger = {
-  warn: (message, details) => console.warn(`[form-embed] ${message}`, details ?? ''),
-  error: (message, details) => console.error(`[form-embed] ${message}`, details ?? ''),
-};

@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { shownValue } from './logger.js';
 import type { ResolvedUser, UpstreamPaths } from './options.js';
 import { UpstreamErrors } from './upstream-errors.js';
+import { UpstreamOutages } from './upstream-outages.js';
 import { requestUpstream, type UpstreamAnswer, type UpstreamConfig } from './upstream-request.js';
 import { warnOnce } from './warn-once.js';
 
@@ -57,8 +58,8 @@ export class ServiceClient {
   readonly #errors: UpstreamErrors;
   readonly #warnOnce: (line: string) => void;
 
-  constructor(config: UpstreamConfig) {
-    this.#config = config;
+  constructor(config: Omit<UpstreamConfig, 'outages'>) {
+    this.#config = { ...config, outages: new UpstreamOutages(config.logger) };
     this.#errors = new UpstreamErrors(config);
     this.#warnOnce = warnOnce(config.logger);
   }

@@ -30,6 +30,9 @@ type Route = keyof UpstreamPaths;
  */
 const RATE_LIMIT_REFILL_SECONDS = 60;
 
+/** The codes that fail the organisation's mints until someone acts: logged as errors. */
+const ORGANISATION_FAILURES = new Set(['invalid_api_key', 'microsoft_connection_failed']);
+
 /**
  * Turns the service's failed answers into the SessionErrors the browser gets. A code of the
  * contract's table keeps the table's status and retryable (docs/contract.md#session-errors); a
@@ -95,8 +98,9 @@ export class UpstreamErrors {
     answer: UpstreamAnswer,
   ): SessionErrorResponse {
     const { code } = detail;
-    // A refused key fails every mint until it is replaced: an error, saying what to do.
-    const level = code === 'invalid_api_key' ? 'error' : 'warn';
+    // A refused key, or the organisation's Microsoft connection broken, fails every mint (every
+    // Microsoft and Core one) until someone replaces or reconnects it: an error, saying what to do.
+    const level = ORGANISATION_FAILURES.has(code) ? 'error' : 'warn';
     this.#logger[level](
       `the service answered ${this.#logged(code)} (status ${answer.status}) on ${route}${WHAT_TO_DO.get(code) ?? ''}`,
       {

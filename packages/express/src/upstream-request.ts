@@ -3,6 +3,7 @@ import type { Logger } from './logger.js';
 import { recordUpstream } from './metrics.js';
 import type { FormEmbedSessionsConfig, UpstreamPaths } from './options.js';
 import { cappedRetryAfter, sessionError } from './session-error-response.js';
+import type { UpstreamOutages } from './upstream-outages.js';
 
 export type UpstreamConfig = Pick<
   FormEmbedSessionsConfig,
@@ -13,7 +14,7 @@ export type UpstreamConfig = Pick<
   | 'fetch'
   | 'maxUpstreamBodyBytes'
   | 'maxRetryAfterSeconds'
-> & { logger: Logger };
+> & { logger: Logger; outages: UpstreamOutages };
 
 export interface UpstreamRequest {
   method: 'GET' | 'POST';
@@ -93,6 +94,7 @@ export async function requestUpstream(
     });
     const text = await readCapped(response, config.maxUpstreamBodyBytes, cutOff);
     recordUpstream(route, method, startedAt, response.status);
+    config.outages.answered(method, route);
     return {
       status: response.status,
       request: asked,
@@ -103,7 +105,7 @@ export async function requestUpstream(
   } catch (error) {
     if (request.cutOff !== undefined && isCallersAbort(cutOff.signal)) throw cutOff.signal.reason;
     if (isRefusedRedirect(error)) throw redirected(config, request, startedAt);
-    throw unavailable(config, request, asked, startedAt, error);
+    throw unavailable(config, request, startedAt, error);
   } finally {
     clearTimeout(timer);
   }
@@ -145,21 +147,25 @@ function redirected(config: UpstreamConfig, { method, route }: UpstreamRequest, 
   );
 }
 
-/** A timeout or a network failure: `unavailable`, logged without the request (it holds the key). */
+/**
+ * A timeout or a network failure: `unavailable`, logged without the request (it holds the key)
+ * and with the endpoint's path as configured, not its form id or client id: an outage is then one
+ * line a minute per endpoint, not one per form (repeated-lines.ts).
+ */
 function unavailable(
   config: UpstreamConfig,
   { method, route }: UpstreamRequest,
-  asked: string,
   startedAt: number,
   error: unknown,
 ) {
   const timedOut = error instanceof Error && error.name === 'TimeoutError';
   recordUpstream(route, method, startedAt, timedOut ? 'timeout' : 'network');
+  config.outages.failed(route);
   config.logger.warn(
     timedOut
       ? `the service did not answer ${method} ${route} within timeoutMs (${config.timeoutMs} ms)`
       : `the service could not be reached for ${method} ${route}`,
-    { request: asked, reason: describeCause(error) },
+    { request: `${method} ${config.baseUrl}${config.paths[route]}`, reason: describeCause(error) },
   );
   return sessionError(
     'unavailable',

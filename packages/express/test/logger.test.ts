@@ -3,6 +3,7 @@ import { Writable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import { fixtureIds, type Sandbox, startSandbox } from '@form-embed/sandbox';
 import { pino } from 'pino';
+import { consoleLogger } from '../src/console-logger.js';
 import { redactingLogger } from '../src/logger.js';
 import { mountMiddleware } from './helpers/harness.js';
 import { SecretWatch } from './helpers/secret-watch.js';
@@ -66,6 +67,28 @@ describe('a pino logger', () => {
     assert.ok(line, JSON.stringify(lines));
     assert.equal(line.level, 40);
     assert.equal(typeof line.reason, 'string');
+  });
+});
+
+describe('the default logger, console', () => {
+  test('writes one line an entry, naming its level, with its details as JSON', (t) => {
+    const written: [string, unknown[]][] = [];
+    t.mock.method(console, 'warn', (...args: unknown[]) => written.push(['warn', args]));
+    t.mock.method(console, 'error', (...args: unknown[]) => written.push(['error', args]));
+    consoleLogger.warn('the service could not be reached for POST formSession', {
+      request: 'POST https://api.example/api/v1/forms/{formId}/session',
+      reason: 'TypeError: ECONNREFUSED',
+    });
+    consoleLogger.error('resolveUser threw');
+    assert.deepEqual(written, [
+      [
+        'warn',
+        [
+          '[form-embed] warn: the service could not be reached for POST formSession {"request":"POST https://api.example/api/v1/forms/{formId}/session","reason":"TypeError: ECONNREFUSED"}',
+        ],
+      ],
+      ['error', ['[form-embed] error: resolveUser threw']],
+    ]);
   });
 });
 

@@ -43,7 +43,7 @@ describe('the lines an operator acts on say what happened and what to do', () =>
     ]);
   });
 
-  test("the organisation's Microsoft connection broken is a warning saying an administrator reconnects it", async () => {
+  test("the organisation's Microsoft connection broken is an error saying an administrator reconnects it", async () => {
     await using portal = await mountMiddleware(watch, {
       apiKey: sandbox.apiKey,
       baseUrl: sandbox.baseUrl,
@@ -55,7 +55,7 @@ describe('the lines an operator acts on say what happened and what to do', () =>
     assert.equal(lines.length, 1, lines.join('\n'));
     assert.match(
       lines[0] ?? '',
-      /^warn the service answered microsoft_connection_failed \(status 500\) on formSession: .*an administrator of the organisation reconnects it at the service/,
+      /^error the service answered microsoft_connection_failed \(status 500\) on formSession: .*an administrator of the organisation reconnects it at the service/,
     );
   });
 
@@ -106,6 +106,62 @@ describe('the lines an operator acts on say what happened and what to do', () =>
     assert.equal(lines.length, 1, lines.join('\n'));
     assert.match(lines[0] ?? '', /^warn the service failed \(status 500\) on formSession/);
     assert.doesNotMatch(lines[0] ?? '', /check baseUrl/);
+  });
+
+  test("Microsoft throttling, and a connection that may not read a client's users, are warnings saying what to do", async () => {
+    await using portal = await mountMiddleware(watch, {
+      apiKey: sandbox.apiKey,
+      baseUrl: sandbox.baseUrl,
+    });
+    const lines = await linesOf(async () => {
+      sandbox.control.fail({
+        kind: 'error',
+        code: 'microsoft_permission_denied',
+        scope: 'session',
+      });
+      assert.equal((await portal.mint(microsoftForm, { session: 'adele' })).status, 403);
+      sandbox.control.setMicrosoftConnection({ state: 'throttled', retryAfter: 300 });
+      assert.equal((await portal.mint(microsoftForm, { session: 'adele' })).status, 503);
+    });
+    assert.equal(lines.length, 2, lines.join('\n'));
+    assert.match(
+      lines[0] ?? '',
+      /^warn the service answered microsoft_permission_denied \(status 403\) on formSession: .*an administrator of the organisation grants it at the service$/,
+    );
+    assert.match(
+      lines[1] ?? '',
+      /^warn the service answered microsoft_unavailable \(status 503\) on formSession: .*nothing in the portal to change, it passes on its own/,
+    );
+  });
+
+  test('an outage is one line a minute per endpoint, whatever the forms, and its end is told once, with how long it lasted', async () => {
+    await using portal = await mountMiddleware(watch, {
+      apiKey: sandbox.apiKey,
+      baseUrl: sandbox.baseUrl,
+    });
+    assert.equal((await portal.mint(microsoftForm, { session: 'adele' })).status, 200);
+    const logsBefore = watch.logLines.length;
+    const other = { kind: 'form', formId: fixtureIds.forms.google } as const;
+    sandbox.control.fail({ kind: 'reset', scope: 'session', count: 3 });
+    for (const form of [microsoftForm, other, microsoftForm]) {
+      assert.equal((await portal.mint(form, { session: 'adele' })).status, 503);
+    }
+    assert.equal((await portal.mint(microsoftForm, { session: 'adele' })).status, 200);
+    assert.equal((await portal.mint(microsoftForm, { session: 'adele' })).status, 200);
+    const logged = watch.logLines.slice(logsBefore);
+    assert.deepEqual(
+      logged.map(({ level, message }) => `${level} ${message}`),
+      [
+        'warn the service could not be reached for POST formSession',
+        'warn the service answers POST formSession again',
+      ],
+    );
+    assert.equal(
+      logged[0]?.details?.request,
+      `POST ${sandbox.baseUrl}/api/v1/forms/{formId}/session`,
+    );
+    assert.equal(logged[1]?.details?.failedRequests, '3');
+    assert.match(String(logged[1]?.details?.outageSeconds), /^\d+$/);
   });
 
   test('a new forms domain is a warning, once, naming the old and new origins and the CSP', async () => {
