@@ -2,7 +2,7 @@ import { type EmbedOrigins, type FormTarget, OrganisationSchema } from '@form-em
 import { describe, type Logger } from './logger.js';
 import { isPotentiallyTrustworthy } from './plain-http-warnings.js';
 import type { ServiceClient } from './service-client.js';
-import { sessionError } from './session-error-response.js';
+import { SessionErrorResponse, sessionError } from './session-error-response.js';
 
 /** The embed origin a framed page of `target`'s kind posts from. */
 export function embedOriginFor(origins: EmbedOrigins, target: FormTarget): string {
@@ -52,18 +52,18 @@ export class EmbedOriginCache {
 
   /**
    * Starts the first fetch now, when the middleware is created, so that no mint waits for it
-   * and nothing else spends the organisation's reads first. Nobody awaits it: a failure is
-   * logged, and the first mint fetches again.
+   * and nothing else spends the organisation's reads first. Nobody awaits it, and the first mint
+   * fetches again. A SessionError was logged where the answer was read, with what to do (a
+   * refused key, the service down): only anything else is logged here.
    */
   prefetch(): void {
-    this.#first = this.get().catch((error: unknown) =>
+    this.#first = this.get().catch((error: unknown) => {
+      if (error instanceof SessionErrorResponse) return;
       this.#logger.warn(
         'the embed origins (GET /api/v1/me) could not be fetched at start; the first mint tries again',
-        {
-          error: describe(error),
-        },
-      ),
-    );
+        { error: describe(error) },
+      );
+    });
   }
 
   /**

@@ -43,6 +43,22 @@ describe('the lines an operator acts on say what happened and what to do', () =>
     ]);
   });
 
+  test('a key refused from the start is its one error line, not a second about the embed origins not read', async () => {
+    const logsBefore = watch.logLines.length;
+    await using portal = await mountMiddleware(watch, {
+      apiKey: 'fe_test_notTheOrganisationsKey1',
+      baseUrl: sandbox.baseUrl,
+    });
+    // The mint waits for the read of GET /me begun at creation, and its answer comes after it.
+    assert.equal((await portal.mint(microsoftForm, { session: 'adele' })).status, 401);
+    const lines = watch.logLines
+      .slice(logsBefore)
+      .map(({ level, message }) => `${level} ${message}`);
+    assert.deepEqual(lines, [
+      'error the service refused the API key (401 on me): the key is revoked, expired or mistyped; give apiKey a valid key of the organisation',
+    ]);
+  });
+
   test("the organisation's Microsoft connection broken is an error saying an administrator reconnects it", async () => {
     await using portal = await mountMiddleware(watch, {
       apiKey: sandbox.apiKey,
