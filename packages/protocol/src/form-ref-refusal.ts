@@ -3,13 +3,12 @@ import type { FormTarget } from './mint-exchange.js';
 
 /**
  * Why a server that mints (the middleware) refuses `target`, or undefined when it may put it in
- * the upstream path: an id or slug that is
- * empty, `.`, `..` (as Express decoded it, so `%2E%2E` too), over 200 characters
- * (docs/contract.md#form-ids), or holding path syntax (`PATH_SYNTAX`). Placed in the upstream
- * path, a dot segment would send the API-keyed POST to another endpoint, and a long id grows
- * up to ninefold when encoded until the service refuses the request line. The middleware refuses
- * such a mint (`invalid_request`, this sentence its message) before `authorize`, the per-user limit
- * and any upstream request, and its catalogue leaves such a form out.
+ * the upstream path: an id or slug that is empty, `.`, `..` (once decoded, so `%2E%2E` too), over
+ * 200 characters (docs/contract.md#form-ids), or holding path syntax (`PATH_SYNTAX`). Placed in
+ * the upstream path, a dot segment would send the API-keyed POST to another endpoint, and a long
+ * id grows up to ninefold when encoded until the service refuses the request line. The middleware
+ * refuses such a mint (`invalid_request`, this sentence its message) before `authorize`, the
+ * per-user limit and any upstream request, and its catalogue leaves such a form out.
  */
 export function formRefRefusal(target: FormTarget): string | undefined {
   const value = target.kind === 'form' ? target.formId : target.slug;
