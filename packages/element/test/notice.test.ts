@@ -234,22 +234,52 @@ describe('<form-embed> lapse notice', () => {
   // WCAG 1.4.10 and 1.4.12: at 320 CSS px (a phone, or 400% zoom of a 1280 px window), in German,
   // under a user's text spacing, the notice takes most of a 360 px element; the frame keeps its
   // 150 px minimum and was drawn past the element's box, over the page's next content.
-  it('a notice taller than the element squeezes the frame: nothing is drawn over the page below', async () => {
+  /**
+   * Frames a German element styled `style` with a paragraph after it, and remints after `expired`:
+   * the notice shows. `covered()` says whether the element is drawn over that paragraph.
+   */
+  async function germanNoticeAbovePage(style: string) {
     const mounted = await mountFramed();
     const { element } = mounted;
     element.messages = de;
-    element.style.cssText =
-      'width:288px;--form-embed-height:360px;line-height:1.5;letter-spacing:.12em;word-spacing:.16em';
+    element.style.cssText = style;
     const below = element.insertAdjacentElement(
       'afterend',
       document.createElement('p'),
     ) as HTMLElement;
-    below.style.cssText = 'height:200px;margin:0';
+    below.style.cssText = 'height:600px;margin:0';
     await remintAfter('expired', mounted);
-    const { left, top } = below.getBoundingClientRect();
-    const covered = document.elementFromPoint(left + 20, top + 20) === element;
-    below.remove();
-    expect(covered, 'the page below is covered by the element').to.equal(false);
+    const covered = () => {
+      const { left, top } = below.getBoundingClientRect();
+      return document.elementFromPoint(left + 20, top + 20) === element;
+    };
+    return { element, covered, done: () => below.remove() };
+  }
+
+  it('a notice taller than the element squeezes the frame: nothing is drawn over the page below', async () => {
+    const { covered, done } = await germanNoticeAbovePage(
+      'width:288px;--form-embed-height:360px;line-height:1.5;letter-spacing:.12em;word-spacing:.16em',
+    );
+    const drawnOver = covered();
+    done();
+    expect(drawnOver, 'the page below is covered by the element').to.equal(false);
+  });
+
+  // WCAG 1.4.4 with 1.4.10: text at 200% on a 320 px screen, in German, makes the notice taller
+  // than the whole element. It ran out below it, Dismiss drawn over the page's next paragraph,
+  // where a click went to the paragraph: the notice could not be dismissed with a mouse or a finger.
+  it('a notice taller than the whole element scrolls inside it: the page below stays clear, and Dismiss, scrolled to, takes the click', async () => {
+    const { element, covered, done } = await germanNoticeAbovePage(
+      'width:288px;--form-embed-height:300px;font-size:32px',
+    );
+    const dismiss = statusOf(element).querySelector('[part=dismiss]') as HTMLButtonElement;
+    dismiss.scrollIntoView({ block: 'nearest' });
+    const box = dismiss.getBoundingClientRect();
+    const hit = element.shadowRoot?.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
+    const drawnOver = covered();
+    done();
+    expect(hit === dismiss, 'Dismiss takes the click').to.equal(true);
+    expect(drawnOver, 'the page below is covered by the element').to.equal(false);
   });
 
   // WCAG 1.4.10: at 320 CSS px, the German notice stood in a column about 140 px wide beside its
