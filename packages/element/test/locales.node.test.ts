@@ -90,6 +90,18 @@ describe('messages of every shipped locale', () => {
     );
   });
 
+  test("the README's two tables word every message key once, each in its English", () => {
+    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+    const tabled = ['| key | codes | English |', '| key | shown | English |'].flatMap((header) => {
+      const table = readme.slice(readme.indexOf(header)).split('\n\n')[0] as string;
+      return [...table.matchAll(/^\| `(\w+)` \| .+ \| (.+) \|$/gm)].map(([, key, english]) => [
+        key,
+        english,
+      ]);
+    });
+    assert.deepEqual(tabled.sort(), Object.entries(messages).sort());
+  });
+
   test('the sentence keys, which no code may take, are ELEMENT_SENTENCE_KEYS: the middleware passes on no code named as one', () => {
     const failureKeys = new Set([...Object.keys(FAILURE_GROUPS), ...codes]);
     const sentences = Object.keys(messages).filter((key) => !failureKeys.has(key));

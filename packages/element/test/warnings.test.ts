@@ -92,6 +92,22 @@ describe('<form-embed> development warnings', () => {
     );
   });
 
+  it('a message key that is neither a message key nor a code this release knows (a misspelling): names it', async () => {
+    const seen = await warnings(() =>
+      embed(
+        html`<form-embed
+          form-id="a"
+          .messages=${{ retyr: 'Nochmal', user_not_found: 'Bitte wenden Sie sich an die IT.' }}
+          .fetchSession=${fetchSession}
+        ></form-embed>`,
+      ),
+    );
+    expect(seen).to.have.length(1);
+    expect(seen[0]).to.match(
+      /: its messages property has retyr, no message key nor a code this release knows, so nothing shows it\. Check the spelling \(a code newer than this release is fine\)\.$/,
+    );
+  });
+
   // A translation exported blank ('' for a missing string, as some i18n tools do) passes the
   // check above, and leaves Try again, Dismiss or the frame with no name for a screen reader.
   it('a button label or the frame name given as blank text: names the keys and says each names a control', async () => {

@@ -5,6 +5,13 @@
 import { mintPath } from '@form-embed/protocol/browser';
 import { FormEmbedElement } from '../form-embed-element.js';
 import { formTarget } from '../form-target.js';
+import { messages as english, FAILURE_GROUPS } from '../messages.js';
+
+/** The keys a messages object may have: the message keys, and each code this release knows. */
+const KNOWN_KEYS = new Set([
+  ...Object.keys(english),
+  ...Object.values(FAILURE_GROUPS).flatMap((codes) => codes.split(' ')),
+]);
 
 const warned = new WeakMap<object, Set<string>>();
 
@@ -49,6 +56,13 @@ export function misuses(element: FormEmbedElement): string[] {
     ['FormEmbedElement.messages', FormEmbedElement.messages],
   ] as const) {
     const texts: Record<string, unknown> = given ?? {};
+    // A misspelt key (`retyr`, `user_not_fuond`) types as a code newer than this release would.
+    const unknown = Object.keys(texts).filter((key) => !KNOWN_KEYS.has(key));
+    if (unknown.length > 0) {
+      found.push(
+        `its ${where} has ${unknown.join(', ')}, no message key nor a code this release knows, so nothing shows it. Check the spelling (a code newer than this release is fine).`,
+      );
+    }
     const blank = Object.keys(texts).filter((key) => typeof texts[key] !== 'string');
     if (blank.length > 0) {
       found.push(
