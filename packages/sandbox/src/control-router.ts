@@ -61,7 +61,13 @@ function runControlAction(control: SandboxControl) {
     const { action: name } = req.params;
     const action = actions.get(name);
     if (!action) return noSuchAction(res, name);
-    // No body (or one that is not JSON by its Content-Type) is an empty one.
+    // No body is an empty one; a body sent as anything but JSON (curl's -d, a urlencoded form) is
+    // refused, not read as empty: forms-domain {"kind":"coreForms"} then moved the designer forms.
+    if (req.body === undefined && hasBody(req)) {
+      return void res
+        .status(400)
+        .json({ error: 'Send the body as Content-Type: application/json.' });
+    }
     const body: unknown = req.body === undefined ? {} : req.body;
     if (typeof body !== 'object' || body === null || Array.isArray(body)) {
       return void res.status(400).json({ error: 'The body must be a JSON object.' });
@@ -76,6 +82,12 @@ function runControlAction(control: SandboxControl) {
       res.status(400).json({ error: message });
     }
   };
+}
+
+/** Whether the request carries a body, of any length but none. */
+function hasBody(req: Request): boolean {
+  const length = req.get('content-length');
+  return req.get('transfer-encoding') !== undefined || (length !== undefined && length !== '0');
 }
 
 /** The refusal of a field the action does not take (a misspelt `retryafter`), if any. */

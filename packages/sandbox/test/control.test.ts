@@ -395,6 +395,25 @@ describe('sandbox.control: faults, latency, stats, forms domain, Microsoft conne
       const bare = await fetch(`${sandbox.baseUrl}${CONTROL_PATH}/reset`, { method: 'POST' });
       assert.equal(bare.status, 200);
     });
+
+    // curl's -d and Python's urllib send a form's Content-Type: the body was read as empty, and
+    // forms-domain {"kind": "coreForms"} moved the designer forms' origin instead, answering 200.
+    test('a body sent as anything but JSON is refused, not read as empty: nothing is done', async (t) => {
+      const sandbox = await sandboxFor(t, { controlApi: true });
+      const before = sandbox.control.embedOrigins();
+      for (const type of ['application/x-www-form-urlencoded', 'text/plain']) {
+        const answer = await fetch(`${sandbox.baseUrl}${CONTROL_PATH}/forms-domain`, {
+          method: 'POST',
+          headers: { 'content-type': type },
+          body: '{"kind":"coreForms"}',
+        });
+        assert.equal(answer.status, 400);
+        assert.deepEqual(await answer.json(), {
+          error: 'Send the body as Content-Type: application/json.',
+        });
+      }
+      assert.deepEqual(sandbox.control.embedOrigins(), before);
+    });
   });
 
   test('changing the forms domain opens at most 16 listeners, and reset() closes them', async (t) => {
