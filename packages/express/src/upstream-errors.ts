@@ -99,10 +99,11 @@ export class UpstreamErrors {
   ): SessionErrorResponse {
     const { code } = detail;
     // A refused key, or the organisation's Microsoft connection broken, fails every mint (every
-    // Microsoft and Core one) until someone replaces or reconnects it: an error, saying what to do.
-    const level = ORGANISATION_FAILURES.has(code) ? 'error' : 'warn';
-    this.#logger[level](
-      `the service answered ${this.#logged(code)} (status ${answer.status}) on ${route}${WHAT_TO_DO.get(code) ?? ''}`,
+    // Microsoft and Core one) until someone replaces or reconnects it: an error, saying what to do,
+    // and not which endpoint met it, so that it is one line a minute, not one per endpoint.
+    const organisation = ORGANISATION_FAILURES.has(code);
+    this.#logger[organisation ? 'error' : 'warn'](
+      `the service answered ${this.#logged(code)} (status ${answer.status})${organisation ? '' : ` on ${route}`}${WHAT_TO_DO.get(code) ?? ''}`,
       {
         code: this.#logged(code),
         message: this.#logged(detail.message),
@@ -159,7 +160,7 @@ export class UpstreamErrors {
     switch (answer.status) {
       case 401:
         this.#logger.error(
-          `the service refused the API key (401 on ${route})${WHAT_TO_DO.get('invalid_api_key')}`,
+          `the service refused the API key (401)${WHAT_TO_DO.get('invalid_api_key')}`,
         );
         return sessionError('invalid_api_key', sessionErrorMessages.invalid_api_key);
       case 429:

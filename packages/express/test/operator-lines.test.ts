@@ -39,23 +39,25 @@ describe('the lines an operator acts on say what happened and what to do', () =>
       }
     });
     assert.deepEqual(lines, [
-      'error the service answered invalid_api_key (status 401) on formSession: the key is revoked, expired or mistyped; give apiKey a valid key of the organisation',
+      'error the service answered invalid_api_key (status 401): the key is revoked, expired or mistyped; give apiKey a valid key of the organisation',
     ]);
   });
 
-  test('a key refused from the start is its one error line, not a second about the embed origins not read', async () => {
+  test('a key refused from the start is its one error line, whatever endpoints meet it: not a second about the embed origins, nor one per endpoint', async () => {
     const logsBefore = watch.logLines.length;
     await using portal = await mountMiddleware(watch, {
       apiKey: 'fe_test_notTheOrganisationsKey1',
       baseUrl: sandbox.baseUrl,
     });
-    // The mint waits for the read of GET /me begun at creation, and its answer comes after it.
+    // The mint waits for the read of GET /me begun at creation, and its answer comes after it; the
+    // menu reads the forms, the Core forms and the user's client.
     assert.equal((await portal.mint(microsoftForm, { session: 'adele' })).status, 401);
+    assert.equal((await portal.request('/forms', { session: 'adele' })).status, 401);
     const lines = watch.logLines
       .slice(logsBefore)
       .map(({ level, message }) => `${level} ${message}`);
     assert.deepEqual(lines, [
-      'error the service refused the API key (401 on me): the key is revoked, expired or mistyped; give apiKey a valid key of the organisation',
+      'error the service refused the API key (401): the key is revoked, expired or mistyped; give apiKey a valid key of the organisation',
     ]);
   });
 
@@ -71,7 +73,7 @@ describe('the lines an operator acts on say what happened and what to do', () =>
     assert.equal(lines.length, 1, lines.join('\n'));
     assert.match(
       lines[0] ?? '',
-      /^error the service answered microsoft_connection_failed \(status 500\) on formSession: .*an administrator of the organisation reconnects it at the service/,
+      /^error the service answered microsoft_connection_failed \(status 500\): .*an administrator of the organisation reconnects it at the service/,
     );
   });
 
