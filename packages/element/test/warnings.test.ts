@@ -294,6 +294,25 @@ describe('<form-embed> development warnings', () => {
     ]);
   });
 
+  it("a failure coded as one of its sentence keys: names it and what the person reads; not a SessionError's code", async () => {
+    const seen = await warningsOfFailures(
+      () => Response.json({}, { status: 500 }),
+      [
+        html`<form-embed
+          form-id="a"
+          .fetchSession=${() => Promise.reject({ name: 'FormSessionError', code: 'loading', status: 400, retryable: false })}
+        ></form-embed>`,
+        html`<form-embed
+          form-id="b"
+          .fetchSession=${() => Promise.reject({ name: 'FormSessionError', code: 'user_not_found', status: 404, retryable: false })}
+        ></form-embed>`,
+      ],
+    );
+    expect(seen).to.deep.equal([
+      '<form-embed form-id="a" state="failed">: its fetchSession rejected with code loading, one of its sentence keys, so the failure reads "Loading the form…". Fail with a SessionError code.',
+    ]);
+  });
+
   it('define() on a tag another class holds says so and how to register under another name', async () => {
     const tag = `taken-${Math.random().toString(36).slice(2)}`;
     customElements.define(tag, class extends HTMLElement {});

@@ -2,7 +2,7 @@
 // misuse is explained while a page is built and costs nothing in production. They wrap the class
 // from outside, so the production build holds none of this.
 
-import { mintPath } from '@form-embed/protocol/browser';
+import { isKnownSessionErrorCode, isPortalErrorCode, mintPath } from '@form-embed/protocol/browser';
 import { FormEmbedElement } from '../form-embed-element.js';
 import { formTarget } from '../form-target.js';
 import { messages as english, FAILURE_GROUPS } from '../messages.js';
@@ -194,6 +194,27 @@ function watchForUnframedSessions(element: FormEmbedElement) {
   });
 }
 
+/**
+ * A failure whose code is one of the element's sentence keys (`loading`, `retry`...), which the
+ * middleware never passes on: the person reads that sentence ("Loading the form…") as the failure,
+ * with no Try again. A page's `fetchSession`, or a back end of its own, can send one.
+ */
+const heard = new WeakSet<FormEmbedElement>();
+function watchForSentenceCodes(element: FormEmbedElement) {
+  if (heard.has(element)) return;
+  heard.add(element);
+  element.addEventListener('form-embed-error', ({ code }) => {
+    if (!Object.hasOwn(english, code) || isKnownSessionErrorCode(code) || isPortalErrorCode(code)) {
+      return;
+    }
+    const how = element.fetchSession ? 'its fetchSession rejected' : 'its mint failed';
+    warn(
+      element,
+      `${how} with code ${code}, one of its sentence keys, so the failure reads "${english[code as keyof typeof english]}". Fail with a SessionError code.`,
+    );
+  });
+}
+
 const prototype = FormEmbedElement.prototype as unknown as { willUpdate(changed: unknown): void };
 const { willUpdate } = prototype;
 prototype.willUpdate = function warnThenUpdate(this: FormEmbedElement, changed) {
@@ -201,6 +222,7 @@ prototype.willUpdate = function warnThenUpdate(this: FormEmbedElement, changed) 
   watchForBlockedFrames(this);
   watchForRefusedEndpoint(this);
   watchForUnframedSessions(this);
+  watchForSentenceCodes(this);
   willUpdate.call(this, changed);
 };
 
