@@ -24,6 +24,13 @@ const codes = [
   UNTRUSTED_ORIGIN,
 ];
 
+/** The rows of the README's three-column table under `header`: [row, key, middle cell, English]. */
+function readmeRows(header: string) {
+  const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+  const table = readme.slice(readme.indexOf(header)).split('\n\n')[0] as string;
+  return [...table.matchAll(/^\| `(\w+)` \| (.+) \| (.+) \|$/gm)];
+}
+
 describe('messages of every shipped locale', () => {
   for (const lang of ['en', ...langs]) {
     const packOf = () => (lang === 'en' ? messages : (packs[lang] as Messages));
@@ -72,9 +79,7 @@ describe('messages of every shipped locale', () => {
   });
 
   test("the README's table of failure keys names every code under the key it reads as, and its English", () => {
-    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
-    const table = readme.slice(readme.indexOf('| key | codes | English |')).split('\n\n')[0];
-    const rows = [...(table as string).matchAll(/^\| `(\w+)` \| (.+) \| (.+) \|$/gm)];
+    const rows = readmeRows('| key | codes | English |');
     const tabled = rows.flatMap(([, key, cell]) =>
       [...(cell as string).matchAll(/`(\w+)`/g)].map(([, code]) => [code, key]),
     );
@@ -91,14 +96,9 @@ describe('messages of every shipped locale', () => {
   });
 
   test("the README's two tables word every message key once, each in its English", () => {
-    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
-    const tabled = ['| key | codes | English |', '| key | shown | English |'].flatMap((header) => {
-      const table = readme.slice(readme.indexOf(header)).split('\n\n')[0] as string;
-      return [...table.matchAll(/^\| `(\w+)` \| .+ \| (.+) \|$/gm)].map(([, key, english]) => [
-        key,
-        english,
-      ]);
-    });
+    const tabled = ['| key | codes | English |', '| key | shown | English |'].flatMap((header) =>
+      readmeRows(header).map(([, key, , english]) => [key, english]),
+    );
     assert.deepEqual(tabled.sort(), Object.entries(messages).sort());
   });
 

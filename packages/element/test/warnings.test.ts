@@ -26,6 +26,10 @@ async function warningsOfFailures(answer: () => Response, markups: ReturnType<ty
   }
 }
 
+/** A page's fetchSession refusing with `code`: a FormSessionError, known by its name. */
+const refusing = (code: string, status: number) => () =>
+  Promise.reject({ name: 'FormSessionError', code, status, retryable: false });
+
 async function embed(markup: ReturnType<typeof html>) {
   const element = await fixture<FormEmbedElement>(markup);
   await settle(element);
@@ -228,7 +232,7 @@ describe('<form-embed> development warnings', () => {
         html`<form-embed form-id="a"></form-embed>`,
         html`<form-embed
           form-id="a"
-          .fetchSession=${() => Promise.reject({ name: 'FormSessionError', code: 'unknown', status: 404, retryable: false })}
+          .fetchSession=${refusing('unknown', 404)}
         ></form-embed>`,
         html`<form-embed form-id="b"></form-embed>`,
       ],
@@ -252,7 +256,7 @@ describe('<form-embed> development warnings', () => {
         html`<form-embed form-id="a"></form-embed>`,
         html`<form-embed
           form-id="b"
-          .fetchSession=${() => Promise.reject({ name: 'FormSessionError', code: 'forbidden', status: 403, retryable: false })}
+          .fetchSession=${refusing('forbidden', 403)}
         ></form-embed>`,
         // On another origin a refused page origin fails at the preflight: no proxy advice there.
         html`<form-embed
@@ -282,7 +286,7 @@ describe('<form-embed> development warnings', () => {
         html`<form-embed form-id="b"></form-embed>`,
         html`<form-embed
           form-id="c"
-          .fetchSession=${() => Promise.reject({ name: 'FormSessionError', code: 'unknown', status: 400, retryable: false })}
+          .fetchSession=${refusing('unknown', 400)}
         ></form-embed>`,
         html`<form-embed form-id="d" .fetchSession=${async () => ({ data: session() })}></form-embed>`,
       ],
@@ -300,11 +304,11 @@ describe('<form-embed> development warnings', () => {
       [
         html`<form-embed
           form-id="a"
-          .fetchSession=${() => Promise.reject({ name: 'FormSessionError', code: 'loading', status: 400, retryable: false })}
+          .fetchSession=${refusing('loading', 400)}
         ></form-embed>`,
         html`<form-embed
           form-id="b"
-          .fetchSession=${() => Promise.reject({ name: 'FormSessionError', code: 'user_not_found', status: 404, retryable: false })}
+          .fetchSession=${refusing('user_not_found', 404)}
         ></form-embed>`,
       ],
     );

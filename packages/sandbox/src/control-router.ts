@@ -84,7 +84,10 @@ function runControlAction(control: SandboxControl) {
   };
 }
 
-/** Whether the request carries a body, of any length but none. */
+/**
+ * Whether the request carries a body, of any length but none. Not type-is's `hasBody` (behind
+ * `req.is`), which takes `Content-Length: 0`, a bare `fetch` POST's, for a body.
+ */
 function hasBody(req: Request): boolean {
   const length = req.get('content-length');
   return req.get('transfer-encoding') !== undefined || (length !== undefined && length !== '0');

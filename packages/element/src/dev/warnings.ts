@@ -3,6 +3,7 @@
 // from outside, so the production build holds none of this.
 
 import { isKnownSessionErrorCode, isPortalErrorCode, mintPath } from '@form-embed/protocol/browser';
+import type { FormEmbedErrorEvent } from '../events.js';
 import { FormEmbedElement } from '../form-embed-element.js';
 import { formTarget } from '../form-target.js';
 import { messages as english, FAILURE_GROUPS } from '../messages.js';
@@ -133,36 +134,31 @@ if (typeof document !== 'undefined') {
  *   (a proxy without trust proxy, a development proxy rewriting Host): every mint refused, the
  *   person told their account cannot open the form, and only the portal's log names the origin.
  */
-const listened = new WeakSet<FormEmbedElement>();
-function watchForRefusedEndpoint(element: FormEmbedElement) {
-  if (listened.has(element)) return;
-  listened.add(element);
-  element.addEventListener('form-embed-error', ({ code, status }) => {
-    const target = formTarget(element.formId, element.coreSlug);
-    if (!target || element.fetchSession) return;
-    // Where the default transport sent it (origins.ts' mintUrl): the path is put under the endpoint
-    // before the page's base resolves it, so an empty endpoint mints at the origin's root.
-    const path = mintPath(target);
-    const url = new URL(element.endpoint.replace(/\/$/, '') + path, document.baseURI);
-    const mount = url.pathname.slice(0, -path.length) || '/';
-    if (code === 'unknown' && (status === 404 || status === 405)) {
-      warn(
-        element,
-        `its endpoint answered ${status} with no SessionError at ${url.href}, so nothing there mints. Mount @form-embed/express's Router at ${mount} on this origin (on Next.js or React Router 7, run the custom server that mounts it, not next start, react-router dev or react-router-serve), or set endpoint to where it is mounted.`,
-      );
-    } else if (code === 'forbidden' && status === 403) {
-      // On another origin the middleware refuses a page's origin at the preflight, which the page
-      // sees as a network failure: its 403 there is authorize's, or the service's.
-      const why =
-        url.origin === location.origin
-          ? "If they should open this form, read the portal's log: the middleware logs the page origin it refused as not its own (behind a proxy, set Express's trust proxy; a development proxy must pass the page's Host on). Otherwise the middleware's authorize option, or the service, refused them."
-          : "The middleware's authorize option, or the service, refused them.";
-      warn(
-        element,
-        `its endpoint answered forbidden (403) at ${url.href}, which the page shows as a refusal of the person's account. ${why}`,
-      );
-    }
-  });
+function adviseOnRefusedEndpoint(element: FormEmbedElement, { code, status }: FormEmbedErrorEvent) {
+  const target = formTarget(element.formId, element.coreSlug);
+  if (!target || element.fetchSession) return;
+  // Where the default transport sent it (origins.ts' mintUrl): the path is put under the endpoint
+  // before the page's base resolves it, so an empty endpoint mints at the origin's root.
+  const path = mintPath(target);
+  const url = new URL(element.endpoint.replace(/\/$/, '') + path, document.baseURI);
+  const mount = url.pathname.slice(0, -path.length) || '/';
+  if (code === 'unknown' && (status === 404 || status === 405)) {
+    warn(
+      element,
+      `its endpoint answered ${status} with no SessionError at ${url.href}, so nothing there mints. Mount @form-embed/express's Router at ${mount} on this origin (on Next.js or React Router 7, run the custom server that mounts it, not next start, react-router dev or react-router-serve), or set endpoint to where it is mounted.`,
+    );
+  } else if (code === 'forbidden' && status === 403) {
+    // On another origin the middleware refuses a page's origin at the preflight, which the page
+    // sees as a network failure: its 403 there is authorize's, or the service's.
+    const why =
+      url.origin === location.origin
+        ? "If they should open this form, read the portal's log: the middleware logs the page origin it refused as not its own (behind a proxy, set Express's trust proxy; a development proxy must pass the page's Host on). Otherwise the middleware's authorize option, or the service, refused them."
+        : "The middleware's authorize option, or the service, refused them.";
+    warn(
+      element,
+      `its endpoint answered forbidden (403) at ${url.href}, which the page shows as a refusal of the person's account. ${why}`,
+    );
+  }
 }
 
 /**
@@ -171,27 +167,22 @@ function watchForRefusedEndpoint(element: FormEmbedElement) {
  * after retries that each mint again at the service, "The form is unavailable right now.". Told
  * by a failure with no status, which nothing else gives these two codes.
  */
-const inspected = new WeakSet<FormEmbedElement>();
-function watchForUnframedSessions(element: FormEmbedElement) {
-  if (inspected.has(element)) return;
-  inspected.add(element);
-  element.addEventListener('form-embed-error', ({ code, status }) => {
-    if (status !== 0) return;
-    if (code === 'unknown') {
-      warn(
-        element,
-        "its session's embedUrl is not on its embedOrigin written as the browser writes an origin (scheme://host[:port], lower case, no trailing slash), so it refuses to frame it. Answer embedOrigin as @form-embed/protocol's canonicalOrigin() gives the service's formsOrigin or coreFormsOrigin.",
-      );
-    } else if (code === 'internal_error') {
-      const what = element.fetchSession
-        ? 'its fetchSession resolved with something'
-        : 'its mint answered 2xx with a body';
-      warn(
-        element,
-        `${what} that is no session ({embedUrl, embedOrigin, provider, expiresIn}, expiresIn a number), so it retries, and each retry mints again at the service. Answer the session the service minted.`,
-      );
-    }
-  });
+function adviseOnUnframedSession(element: FormEmbedElement, { code, status }: FormEmbedErrorEvent) {
+  if (status !== 0) return;
+  if (code === 'unknown') {
+    warn(
+      element,
+      "its session's embedUrl is not on its embedOrigin written as the browser writes an origin (scheme://host[:port], lower case, no trailing slash), so it refuses to frame it. Answer embedOrigin as @form-embed/protocol's canonicalOrigin() gives the service's formsOrigin or coreFormsOrigin.",
+    );
+  } else if (code === 'internal_error') {
+    const what = element.fetchSession
+      ? 'its fetchSession resolved with something'
+      : 'its mint answered 2xx with a body';
+    warn(
+      element,
+      `${what} that is no session ({embedUrl, embedOrigin, provider, expiresIn}, expiresIn a number), so it retries, and each retry mints again at the service. Answer the session the service minted.`,
+    );
+  }
 }
 
 /**
@@ -199,19 +190,26 @@ function watchForUnframedSessions(element: FormEmbedElement) {
  * middleware never passes on: the person reads that sentence ("Loading the form…") as the failure,
  * with no Try again. A page's `fetchSession`, or a back end of its own, can send one.
  */
-const heard = new WeakSet<FormEmbedElement>();
-function watchForSentenceCodes(element: FormEmbedElement) {
-  if (heard.has(element)) return;
-  heard.add(element);
-  element.addEventListener('form-embed-error', ({ code }) => {
-    if (!Object.hasOwn(english, code) || isKnownSessionErrorCode(code) || isPortalErrorCode(code)) {
-      return;
+function adviseOnSentenceCode(element: FormEmbedElement, { code }: FormEmbedErrorEvent) {
+  if (!Object.hasOwn(english, code) || isKnownSessionErrorCode(code) || isPortalErrorCode(code)) {
+    return;
+  }
+  const how = element.fetchSession ? 'its fetchSession rejected' : 'its mint failed';
+  warn(
+    element,
+    `${how} with code ${code}, one of its sentence keys, so the failure reads "${english[code as keyof typeof english]}". Fail with a SessionError code.`,
+  );
+}
+
+/** Each element's failures, read once by every piece of advice above. */
+const listened = new WeakSet<FormEmbedElement>();
+function watchForFailures(element: FormEmbedElement) {
+  if (listened.has(element)) return;
+  listened.add(element);
+  element.addEventListener('form-embed-error', (event) => {
+    for (const advise of [adviseOnRefusedEndpoint, adviseOnUnframedSession, adviseOnSentenceCode]) {
+      advise(element, event);
     }
-    const how = element.fetchSession ? 'its fetchSession rejected' : 'its mint failed';
-    warn(
-      element,
-      `${how} with code ${code}, one of its sentence keys, so the failure reads "${english[code as keyof typeof english]}". Fail with a SessionError code.`,
-    );
   });
 }
 
@@ -220,9 +218,7 @@ const { willUpdate } = prototype;
 prototype.willUpdate = function warnThenUpdate(this: FormEmbedElement, changed) {
   for (const message of misuses(this)) warn(this, message);
   watchForBlockedFrames(this);
-  watchForRefusedEndpoint(this);
-  watchForUnframedSessions(this);
-  watchForSentenceCodes(this);
+  watchForFailures(this);
   willUpdate.call(this, changed);
 };
 
