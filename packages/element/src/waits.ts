@@ -17,12 +17,17 @@ export function online(signal: AbortSignal) {
   return new Promise((resolve) => addEventListener('online', resolve, { signal }));
 }
 
-/** Resolves when `element` comes within 200px of the viewport. */
+/**
+ * Resolves when `element` comes within 200px of the viewport, and of the view of each box it
+ * scrolls in: rootMargin widens the viewport alone, so in a scrolled box (a dashboard's panel)
+ * the element waited until it was in the box's view (scrollMargin, where the browser has it). The
+ * last entry is where the element is now: one that passed by within a frame is not near.
+ */
 export function nearViewport(element: Element, signal: AbortSignal) {
   return new Promise((resolve) => {
     const observer = new IntersectionObserver(
-      (entries) => entries.some((entry) => entry.isIntersecting) && resolve(observer.disconnect()),
-      { rootMargin: '200px' },
+      (entries) => entries.pop()?.isIntersecting && resolve(observer.disconnect()),
+      { rootMargin: '200px', scrollMargin: '200px' },
     );
     observer.observe(element);
     signal.addEventListener('abort', () => observer.disconnect());

@@ -288,6 +288,26 @@ describe('<form-embed> lifecycle', () => {
     expect(stub.calls).to.have.length(1);
   });
 
+  // The observer's rootMargin widens the viewport only: in a scrolled box, the element minted
+  // once in the box's view, so each form there showed "Loading the form…" as it scrolled in.
+  it('loading="lazy" in a scrolled box mints within 200px of the box’s view, not farther', async () => {
+    const { element, container, ...stub } = await mountLazyFarAway();
+    const frames = async (count: number) => {
+      for (let i = 0; i < count; i++) await new Promise((r) => requestAnimationFrame(r));
+    };
+    // The element's top edge, 3000px down the box: 250px, then 100px, below its 300px view.
+    container.scrollTop = 3000 - 300 - 250;
+    await frames(4);
+    await settle(element);
+    expect(stub.calls).to.have.length(0);
+    container.scrollTop = 3000 - 300 - 100;
+    for (let i = 0; i < 20 && stub.calls.length === 0; i++) await frames(1);
+    expect(stub.calls).to.have.length(1);
+    expect(element.getBoundingClientRect().top).to.be.greaterThan(
+      container.getBoundingClientRect().bottom + 50,
+    );
+  });
+
   it('define() registers a tag once and leaves a taken tag alone', () => {
     class PortalFormEmbed extends FormEmbedElement {}
     // Typed as the class it was called on, not the element's internal base class, whose
