@@ -54,7 +54,7 @@ const limitStore: LimitStore | undefined = redisUrl
 const demo = await startDemo({
   port,
   limitStore: limitStore?.store,
-  // A tester reminting by hand outruns the middleware's default of 10 mints a minute per user.
+  // A tester reminting by hand outruns the middleware's default of 30 mints a minute per user.
   limits: { mints: 60 },
   service: baseUrl && apiKey ? { baseUrl, apiKey, user: userFromEnvironment() } : undefined,
 }).catch((error: NodeJS.ErrnoException) => {

@@ -108,7 +108,7 @@ export interface FormEmbedSessionsOptions {
    */
   timeoutMs?: number;
   /**
-   * The limits: 10 mints and 30 catalogue requests per user (or client address) a minute, and
+   * The limits: 30 mints and 30 catalogue requests per user (or client address) a minute, and
    * 60 mints for everyone signed out, by default, in memory.
    */
   limit?: LimitOptions;
@@ -182,7 +182,7 @@ export interface FormEmbedSessionsConfig {
 
 export const defaultTimeoutMs = 10_000;
 export const defaultLimits = {
-  mints: 10,
+  mints: 30,
   catalogue: 30,
   signedOutMints: 60,
   windowMs: 60_000,

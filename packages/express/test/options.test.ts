@@ -194,7 +194,7 @@ describe('formEmbedSessions options', () => {
     const config = parseOptions(valid());
     assert.equal(config.timeoutMs, 10_000);
     assert.deepEqual(config.limit, {
-      mints: 10,
+      mints: 30,
       catalogue: 30,
       signedOutMints: 60,
       windowMs: 60_000,

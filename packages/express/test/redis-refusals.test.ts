@@ -24,6 +24,7 @@ test("a Redis at its maxmemory with noeviction refuses each count (OOM): mints g
       prefix: 'full:',
       // A loaded machine must not turn a slow answer into an uncounted mint.
       storeTimeoutMs: 10_000,
+      mints: 10,
     },
   });
   assert.equal((await portal.mint(openForm, { session: 'adele' })).status, 200);

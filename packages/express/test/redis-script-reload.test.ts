@@ -27,6 +27,7 @@ test('a script reload that fails after NOSCRIPT is an outage that ends once Redi
       prefix: 'script-reload:',
       // A loaded machine must not turn a slow answer into an uncounted mint.
       storeTimeoutMs: 10_000,
+      mints: 10,
     },
   });
   assert.equal((await portal.mint(openForm, { session: 'adele' })).status, 200);
