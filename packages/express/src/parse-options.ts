@@ -39,13 +39,20 @@ const optionsSchema = z.strictObject({
     .trim()
     .refine((key) => key !== '', 'must not be empty')
     .refine((key) => !/\s/.test(key), 'must not hold spaces or line breaks inside it'),
+  // Trimmed as the key is: a space after it in an .env file went on into every request's URL,
+  // which fetch then refused, each mint logged as the service unreachable.
   baseUrl: z
     .string({
       error: "is required: the service's base URL (the sandbox's is startSandbox().baseUrl)",
     })
+    .trim()
     .refine(
       (url) => /^https?:$/.test(protocolOf(url)),
       "must be an absolute http(s) URL, e.g. the sandbox's startSandbox().baseUrl",
+    )
+    .refine(
+      (url) => !/[?#]/.test(url),
+      "must have no query or fragment (?… or #…): the service's paths go after it",
     ),
   resolveUser: fn<FormEmbedSessionsOptions['resolveUser']>('(req) => user | undefined'),
   authorize: fn<NonNullable<FormEmbedSessionsOptions['authorize']>>(

@@ -43,6 +43,16 @@ const badOptions: Array<[string, (options: FormEmbedSessionsOptions) => unknown,
   ],
   ['an ftp baseUrl', (o) => ({ ...o, baseUrl: 'ftp://files.example' }), /option `baseUrl`/],
   [
+    'a baseUrl with a query',
+    (o) => ({ ...o, baseUrl: 'https://api.example.com?region=eu' }),
+    /option `baseUrl` must have no query or fragment/,
+  ],
+  [
+    'a baseUrl with a fragment',
+    (o) => ({ ...o, baseUrl: 'https://api.example.com/#eu' }),
+    /option `baseUrl` must have no query or fragment/,
+  ],
+  [
     'no resolveUser',
     ({ resolveUser: _, ...rest }) => rest,
     /option `resolveUser` must be a function/,
@@ -208,6 +218,11 @@ describe('formEmbedSessions options', () => {
     assert.equal(config.baseUrl, sandbox.baseUrl);
     assert.equal(
       parseOptions({ ...valid(), baseUrl: `${sandbox.baseUrl}/` }).baseUrl,
+      sandbox.baseUrl,
+    );
+    // As an .env file may hold it: the space went into every request's URL.
+    assert.equal(
+      parseOptions({ ...valid(), baseUrl: ` ${sandbox.baseUrl}/ \n` }).baseUrl,
       sandbox.baseUrl,
     );
     assert.equal(config.authorize({} as never, microsoftForm), true);
