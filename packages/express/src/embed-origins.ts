@@ -1,4 +1,9 @@
-import { type EmbedOrigins, type FormTarget, OrganisationSchema } from '@form-embed/protocol';
+import {
+  type EmbedOrigins,
+  type FormTarget,
+  isLoopbackHostname,
+  OrganisationSchema,
+} from '@form-embed/protocol';
 import { describe, type Logger } from './logger.js';
 import { isPotentiallyTrustworthy } from './plain-http-warnings.js';
 import type { ServiceClient } from './service-client.js';
@@ -32,6 +37,8 @@ const PAGE_ORIGINS_MAX_AGE_MS = 60_000;
 export class EmbedOriginCache {
   readonly #client: ServiceClient;
   readonly #logger: Logger;
+  /** Whether `baseUrl` is on this machine, the one place a plain-http embed origin is framed. */
+  readonly #serviceOnThisMachine: boolean;
   #current: Promise<EmbedOrigins> | undefined;
   #lastGood: EmbedOrigins | undefined;
   /** The read `prefetch` started, settled either way. */
@@ -45,9 +52,10 @@ export class EmbedOriginCache {
   /** The refusal of that read, which a refresh passes on instead of keeping the last good. */
   #unframeable: unknown;
 
-  constructor(client: ServiceClient, logger: Logger) {
+  constructor(client: ServiceClient, logger: Logger, baseUrl: string) {
     this.#client = client;
     this.#logger = logger;
+    this.#serviceOnThisMachine = isLoopbackHostname(new URL(baseUrl).hostname);
   }
 
   /**
@@ -141,8 +149,11 @@ export class EmbedOriginCache {
   /** An embed origin the element would refuse: logged, and mints refused for a while. */
   #refuseUnframeable(origin: string) {
     this.#unframeableUntil = Date.now() + PAGE_READ_PAUSE_MS;
+    const framed = this.#serviceOnThisMachine
+      ? 'neither https nor on this machine: the element frames no other'
+      : 'not https, and the service is on another machine: an origin on this one is not its';
     this.#logger.error(
-      `the service's embed origin ${origin} (GET /api/v1/me) is neither https nor on this machine: the element frames no other, so mints are refused, and the origins read again after ${PAGE_READ_PAUSE_MS / 1000} s`,
+      `the service's embed origin ${origin} (GET /api/v1/me) is ${framed}, so mints are refused, and the origins read again after ${PAGE_READ_PAUSE_MS / 1000} s`,
     );
     this.#unframeable = unframeableError();
     return this.#unframeable;
@@ -164,8 +175,12 @@ export class EmbedOriginCache {
       }
       for (const origin of [formsOrigin, coreFormsOrigin]) {
         // What the element frames (docs/contract.md#organisation-and-embed-origins): https, as
-        // the contract writes embed origins, or plain http on this machine (the sandbox).
-        if (!isPotentiallyTrustworthy(origin, false)) throw this.#refuseUnframeable(origin);
+        // the contract writes embed origins, or plain http on this machine (the sandbox), taken
+        // only from a service on this machine too: from a remote one it is the visitor's own.
+        const plainHttpHere = !origin.startsWith('https:') && !this.#serviceOnThisMachine;
+        if (!isPotentiallyTrustworthy(origin, false) || plainHttpHere) {
+          throw this.#refuseUnframeable(origin);
+        }
       }
       this.#pageReadAfter = Date.now() + PAGE_ORIGINS_MAX_AGE_MS;
       const known = this.#lastGood;

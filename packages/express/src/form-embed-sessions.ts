@@ -45,7 +45,7 @@ export function formEmbedSessions(options: FormEmbedSessionsOptions): FormEmbedS
   const logger = redactingLogger(withoutRepeats(messageFirst(config.logger)), config.apiKey);
   warnOfPlainHttp(config, logger);
   const client = new ServiceClient({ ...config, logger });
-  const embedOrigins = new EmbedOriginCache(client, logger);
+  const embedOrigins = new EmbedOriginCache(client, logger, config.baseUrl);
   embedOrigins.prefetch();
   const reads = new CatalogueReads(client, logger, config.catalogue.cacheTtlMs);
   const limits = requestLimits({ ...config, logger });

@@ -4,7 +4,7 @@ import { formEmbedSessions } from '@form-embed/express';
 import { MintResponseSchema, SessionErrorBodySchema } from '@form-embed/protocol';
 import { fixtureIds, fixtureKeys, type Sandbox, startSandbox } from '@form-embed/sandbox';
 import FakeTimers from '@sinonjs/fake-timers';
-import { mountMiddleware } from './helpers/harness.js';
+import { type MountedMiddleware, mountMiddleware } from './helpers/harness.js';
 import { SecretWatch } from './helpers/secret-watch.js';
 
 const watch = new SecretWatch();
@@ -85,6 +85,21 @@ describe('the embed origins, fetched when the middleware is created (docs/contra
   });
 });
 
+/** `mints` mints of `portal`, each refused invalid_request (not retried), none sent upstream. */
+async function refusedWithNoMint(portal: MountedMiddleware, mints: number) {
+  for (let i = 0; i < mints; i++) {
+    const answer = await portal.mint(microsoftForm, { session: 'adele' });
+    assert.equal(answer.status, 400, answer.text);
+    const { error } = SessionErrorBodySchema.parse(answer.body);
+    assert.deepEqual([error.code, error.retryable], ['invalid_request', false]);
+  }
+  assert.deepEqual(
+    portal.upstream.filter((call) => call.method === 'POST'),
+    [],
+    'no mint upstream',
+  );
+}
+
 test('an embed origin the element would refuse (http, not on this machine) is logged, and no mint is spent on a frame that would never show: invalid_request, not retried, and no read again for 10 s', async () => {
   const logsBefore = watch.logLines.length;
   await using portal = await mountMiddleware(watch, {
@@ -97,23 +112,34 @@ test('an embed origin the element would refuse (http, not on this machine) is lo
     },
   });
   const meReadsBefore = meCount();
-  for (let i = 0; i < 3; i++) {
-    const answer = await portal.mint(microsoftForm, { session: 'adele' });
-    assert.equal(answer.status, 400, answer.text);
-    const { error } = SessionErrorBodySchema.parse(answer.body);
-    assert.deepEqual([error.code, error.retryable], ['invalid_request', false]);
-  }
-  assert.deepEqual(
-    portal.upstream.filter((call) => call.method === 'POST'),
-    [],
-    'no mint upstream',
-  );
+  await refusedWithNoMint(portal, 3);
   assert.equal(meCount(), meReadsBefore, 'no read again within 10 s');
   assert.ok(
     watch.logLines
       .slice(logsBefore)
       .some((line) => line.message.includes('embed origin http://forms.example')),
     JSON.stringify(watch.logLines.slice(logsBefore)),
+  );
+});
+
+test('a plain-http embed origin on this machine from a service on another (baseUrl https) is refused: it is the visitor’s own machine, not the service’s', async () => {
+  const logsBefore = watch.logLines.length;
+  const remote = 'https://service.example';
+  await using portal = await mountMiddleware(watch, {
+    apiKey: sandbox.apiKey,
+    baseUrl: remote,
+    // The sandbox plays the remote service, its embed origins http://127.0.0.1:… as ever.
+    fetch: (input, init) => fetch(String(input).replace(remote, sandbox.baseUrl), init),
+  });
+  await refusedWithNoMint(portal, 1);
+  const logged = watch.logLines.slice(logsBefore).map((line) => line.message);
+  assert.ok(
+    logged.some((message) =>
+      message.includes(
+        `embed origin ${sandbox.formsOrigin} (GET /api/v1/me) is not https, and the service is on another machine`,
+      ),
+    ),
+    JSON.stringify(logged),
   );
 });
 
