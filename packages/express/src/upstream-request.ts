@@ -164,7 +164,9 @@ function unavailable(
   config.logger.warn(
     timedOut
       ? `the service did not answer ${method} ${route} within timeoutMs (${config.timeoutMs} ms)`
-      : `the service could not be reached for ${method} ${route}`,
+      : refusedCertificate(error)
+        ? `the service's TLS certificate was refused for ${method} ${route}: ${CERTIFICATE_ADVICE}`
+        : `the service could not be reached for ${method} ${route}`,
     { request: `${method} ${config.baseUrl}${config.paths[route]}`, reason: describeCause(error) },
   );
   return sessionError(
@@ -225,6 +227,15 @@ function parseJson(text: string): unknown {
   } catch {
     return notJson;
   }
+}
+
+const CERTIFICATE_ADVICE =
+  "the reason names why: one this Node does not trust (a private CA, or a proxy that inspects TLS: give Node that CA's certificate with NODE_EXTRA_CA_CERTS), an expired one, or one for another name";
+
+/** Whether fetch failed on the service's certificate (Node's codes: DEPTH_ZERO_SELF_SIGNED_CERT…). */
+function refusedCertificate(error: unknown): boolean {
+  const code = error instanceof Error ? codeOf(error.cause) : undefined;
+  return code !== undefined && /CERT|UNABLE_TO_(VERIFY|GET_ISSUER)/.test(code);
 }
 
 /** Names a fetch failure without its request (which holds the Authorization header). */

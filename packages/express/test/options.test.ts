@@ -1,4 +1,10 @@
 import assert from 'node:assert/strict';
+import { once } from 'node:events';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { type FormEmbedSessionsOptions, formEmbedSessions } from '@form-embed/express';
 import {
@@ -12,6 +18,7 @@ import { parseOptions } from '../src/parse-options.js';
 import { createServer } from './helpers/create-server.js';
 import { mountMiddleware, PORTAL_SESSION_HEADER, resolvePortalUser } from './helpers/harness.js';
 import { SecretWatch } from './helpers/secret-watch.js';
+import { selfSignedCertificate } from './helpers/tls-proxy.js';
 
 const watch = new SecretWatch();
 let sandbox: Sandbox;
@@ -359,6 +366,33 @@ describe('formEmbedSessions options', () => {
     assert.ok(logged.includes(`GET ${deadUrl}/api/v1/me`), logged);
     assert.match(logged, /ECONNREFUSED/);
     assert.match(logged, /fetch failed \(bad port\)/);
+  });
+
+  test('a service certificate this Node does not trust (self-signed, as a proxy that inspects TLS serves) is logged as such, with NODE_EXTRA_CA_CERTS; the mint is unavailable', async (t) => {
+    const dir = await mkdtemp(join(tmpdir(), 'form-embed-certificate-'));
+    t.after(() => rm(dir, { recursive: true, force: true }));
+    const [certificate, key] = [join(dir, 'cert.pem'), join(dir, 'key.pem')];
+    await selfSignedCertificate(certificate, key);
+    const service = createHttpsServer(
+      { cert: await readFile(certificate), key: await readFile(key) },
+      (_req, res) => res.end('{}'),
+    );
+    service.listen(0, '127.0.0.1');
+    await once(service, 'listening');
+    t.after(() => service.close());
+    const { port } = service.address() as AddressInfo;
+    const logsBefore = watch.logLines.length;
+    await using portal = await mountMiddleware(watch, {
+      apiKey: sandbox.apiKey,
+      baseUrl: `https://127.0.0.1:${port}`,
+    });
+    assert.equal((await portal.mint(microsoftForm, { session: 'adele' })).status, 503);
+    const [line] = watch.logLines.slice(logsBefore);
+    assert.match(
+      line?.message ?? '',
+      /^the service's TLS certificate was refused for GET me: .*NODE_EXTRA_CA_CERTS/,
+    );
+    assert.match(String(line?.details?.reason), /SELF_SIGNED/);
   });
 
   test('plain http off this machine is warned of at construction, once per option: a baseUrl (the API key crosses the network in the clear) and an allowed origin (its page can be changed on the way)', () => {

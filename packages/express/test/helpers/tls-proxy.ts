@@ -122,7 +122,7 @@ async function startIn(
 }
 
 /** An EC certificate for one day, for `localhost` and 127.0.0.1, made by openssl. */
-async function selfSignedCertificate(certificate: string, key: string): Promise<void> {
+export async function selfSignedCertificate(certificate: string, key: string): Promise<void> {
   await promisify(execFile)('openssl', [
     'req',
     '-x509',
