@@ -7,24 +7,14 @@ import type { FormEmbedErrorEvent } from '../events.js';
 import { FormEmbedElement } from '../form-embed-element.js';
 import { formTarget } from '../form-target.js';
 import { messages as english, FAILURE_GROUPS } from '../messages.js';
+import { watchForBlockedRequests } from './policy-warnings.js';
+import { warn } from './warn.js';
 
 /** The keys a messages object may have: the message keys, and each code this release knows. */
 const KNOWN_KEYS = new Set([
   ...Object.keys(english),
   ...Object.values(FAILURE_GROUPS).flatMap((codes) => codes.split(' ')),
 ]);
-
-const warned = new WeakMap<object, Set<string>>();
-
-/** Warns once per element and message, naming the element as its opening tag shows it. */
-function warn(element: Element, message: string) {
-  const seen = warned.get(element) ?? new Set();
-  warned.set(element, seen);
-  if (seen.has(message)) return;
-  seen.add(message);
-  const html = element.outerHTML;
-  console.warn(`${html.slice(0, html.indexOf('>') + 1)}: ${message}`, element);
-}
 
 /** What is wrong with `element`'s attributes and properties, as advice. */
 export function misuses(element: FormEmbedElement): string[] {
@@ -83,44 +73,6 @@ export function misuses(element: FormEmbedElement): string[] {
     }
   }
   return found;
-}
-
-/**
- * A page whose Content-Security-Policy leaves the embed origin out of frame-src blocks the
- * element's frame: the element says `framed` over an empty frame, and only the console's CSP
- * error tells why. The browser tells the document, not the frame, so the element is the one whose
- * frame has the blocked URL. Held weakly: a page may make and drop elements for as long as it runs.
- */
-const watched = new Set<WeakRef<FormEmbedElement>>();
-/** Frames already told of, so that each blocked frame gets one warning. */
-const told = new WeakSet<HTMLIFrameElement>();
-function watchForBlockedFrames(element: FormEmbedElement) {
-  for (const ref of watched) {
-    const known = ref.deref();
-    if (known === element) return;
-    if (known === undefined) watched.delete(ref);
-  }
-  watched.add(new WeakRef(element));
-}
-if (typeof document !== 'undefined') {
-  document.addEventListener('securitypolicyviolation', (event) => {
-    if (!/^(frame|child|default)-src$/.test(event.effectiveDirective)) return;
-    for (const ref of watched) {
-      const element = ref.deref();
-      const frame = element?.shadowRoot?.querySelector('iframe');
-      if (!element?.isConnected || !frame || told.has(frame)) continue;
-      // A frame on another origin, as every embed is in production, is reported by its origin
-      // alone (Chromium: http://127.0.0.1:4011, no path); one on the page's own by its whole URL.
-      const { origin } = new URL(frame.src);
-      if (frame.src !== event.blockedURI && origin !== event.blockedURI) continue;
-      told.add(frame);
-      warn(
-        element,
-        `the page's Content-Security-Policy (${event.effectiveDirective}) blocks its frame on ${origin}, so the form does not show. Add ${origin} to the page's frame-src.`,
-      );
-      break;
-    }
-  });
 }
 
 /**
@@ -217,7 +169,7 @@ const prototype = FormEmbedElement.prototype as unknown as { willUpdate(changed:
 const { willUpdate } = prototype;
 prototype.willUpdate = function warnThenUpdate(this: FormEmbedElement, changed) {
   for (const message of misuses(this)) warn(this, message);
-  watchForBlockedFrames(this);
+  watchForBlockedRequests(this);
   watchForFailures(this);
   willUpdate.call(this, changed);
 };
