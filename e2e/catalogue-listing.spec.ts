@@ -16,6 +16,9 @@ import {
 // The catalogue's reads uncached, so that the service's failures reach it at once: a worker demo
 // of its own for this file.
 test.use({ demoOptions: { ...workerDemoOptions, catalogueCacheTtlMs: 0 } });
+// In one worker, not split over two: each would start a browser and a demo of its own for this
+// file's four tests.
+test.describe.configure({ mode: 'default' });
 
 /**
  * The service refuses the key until the sandbox is reset: the catalogue's reads, and the form's

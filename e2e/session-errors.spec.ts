@@ -71,6 +71,10 @@ const cases = [
   { code: 'Seat Limit!', status: 409, retryable: false, seen: 'unknown' },
 ];
 
+// In one worker, the console of one: split over two, each started a browser, a demo and a
+// console of its own for cases of half a second.
+test.describe.configure({ mode: 'default' });
+
 for (const { code, status, retryable, seen } of cases) {
   test(`SessionError ${code} (${status}, ${retryable ? 'retryable' : 'not retryable'}) shows its state, event and retry`, async ({
     qaConsole: page,
