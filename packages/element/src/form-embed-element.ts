@@ -7,8 +7,14 @@ import { listenToFrame } from './frame-messages.js';
 import { failureKey, type MessageOverrides, messages } from './messages.js';
 import { type MintFailure, mintFailure } from './mint-failure.js';
 import { mintThrough } from './mint-session.js';
-import { FRESHNESS_MARGIN_S, MAX_ATTEMPTS, remintBound, retryDelay } from './retry-policy.js';
-import { nearViewport, untilRetry } from './waits.js';
+import {
+  ATTEMPT_TIMEOUT_MS,
+  FRESHNESS_MARGIN_S,
+  MAX_ATTEMPTS,
+  remintBound,
+  retryDelay,
+} from './retry-policy.js';
+import { nearViewport, timeLimited, untilRetry } from './waits.js';
 
 /**
  * Frames one of the service's forms, signed in as the portal's user: it mints a form session
@@ -136,7 +142,7 @@ export class FormEmbedElement extends FormEmbedStatus {
       try {
         if (!target) throw mintFailure('invalid_request', false);
         // The request goes out first: the status it paints is not what the mint waits for.
-        const minted = mintThrough(this, target, signal);
+        const minted = mintThrough(this, target, timeLimited(signal, ATTEMPT_TIMEOUT_MS));
         this._setStatus('minting', attempt > 1 ? 'retrying' : 'loading');
         const session = await minted;
         if (signal.aborted || !this.ownerDocument.defaultView) return;

@@ -1,9 +1,4 @@
-import {
-  type FormTarget,
-  type MintResponse,
-  mintPath,
-  parseRetryAfter,
-} from '@form-embed/protocol/browser';
+import { type FormTarget, type MintResponse, mintPath } from '@form-embed/protocol/browser';
 import type { FormEmbedElement } from './form-embed-element.js';
 import { mintFailure } from './mint-failure.js';
 import { mintUrl, trustedSession } from './origins.js';
@@ -56,7 +51,11 @@ export async function mintSession(
     signal,
   });
   const { status } = response;
-  const body = await response.json().catch(() => 0);
+  // A body that is no JSON (a proxy's page) is no answer of the middleware's; one cut off on the
+  // way rejects as the network does, and is retried as `unavailable` as a failed fetch is.
+  const body = await response.json().catch((error: Error) => {
+    if (error.name !== 'SyntaxError') throw error;
+  });
   if (response.ok) return body;
   // A SessionError body, read as readSessionError reads it, less the message the element drops.
   // A failure without one (a proxy's error page, say) is retried only when 5xx.
@@ -67,6 +66,14 @@ export async function mintSession(
     known || (status > 499 ? 'unavailable' : 'unknown'),
     known ? retryable === true : status > 499,
     status,
-    parseRetryAfter(response.headers.get('Retry-After')),
+    retryAfterSeconds(response.headers.get('Retry-After')),
   );
 }
+
+/**
+ * `Retry-After` in whole seconds, the form the middleware sends; an HTTP-date, which only another
+ * back end might send, counts as absent (the element's own backoff then applies): reading dates,
+ * as @form-embed/protocol's parseRetryAfter does, cost the bytes of the attempt time limit.
+ */
+const retryAfterSeconds = (header: string | null) =>
+  header && /^\d+$/.test(header) ? +header : undefined;

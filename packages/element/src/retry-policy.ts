@@ -26,6 +26,14 @@ export function remintBound() {
 /** An answer is framed only while its handle has at least this many seconds left. */
 export const FRESHNESS_MARGIN_S = 10;
 
+/**
+ * How long one attempt may go unanswered before it is abandoned and retried (`unavailable`): a mint
+ * held by a network that swallows the request left "Loading the form…" up forever. The middleware
+ * answers within its own timeoutMs (10 s by default) of each step; an answer past 110 s could not
+ * be framed anyway (FRESHNESS_MARGIN_S of a 120 s handle).
+ */
+export const ATTEMPT_TIMEOUT_MS = 30_000;
+
 /** The longest the element waits before a retry, whatever `Retry-After` says: 120 s. */
 export const MAX_RETRY_WAIT_MS = 120_000;
 

@@ -35,6 +35,19 @@ export function nearViewport(element: Element, signal: AbortSignal) {
 }
 
 /**
+ * A signal that aborts with `signal`, or `ms` from now: one attempt's. A timer, not
+ * AbortSignal.timeout with AbortSignal.any, which Safari has only since 17.4 and which a test's
+ * fake clock cannot move. Its timer ends with the run; one left by an attempt that was answered
+ * fires once on a signal nobody listens to any more.
+ */
+export function timeLimited(signal: AbortSignal, ms: number) {
+  const limited = new AbortController();
+  const timer = setTimeout(() => limited.abort(), ms);
+  signal.addEventListener('abort', () => limited.abort(clearTimeout(timer)));
+  return limited.signal;
+}
+
+/**
  * Resolves when a retry `ms` from now is due and the browser is online. A timer may fire a little
  * early: a retry never comes before its time, by performance.now (a wall clock set back, which
  * Date.now follows, would hold it back as long). Offline, it calls `offline` and waits for the

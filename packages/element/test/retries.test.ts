@@ -150,6 +150,34 @@ describe('<form-embed> retries', () => {
     });
   });
 
+  // A network that swallows the request (a blackhole, a proxy that holds it) left "Loading the
+  // form…" up for as long as the page stayed open: no event, no retry, no button.
+  it('an attempt unanswered for 30 s is abandoned: its signal aborts, it fails as unavailable, and the retry frames', async () => {
+    const { element, calls, clock } = await mount();
+    clock.randomValue = 0;
+    const events = record(element, 'form-embed-error') as FormEmbedErrorEvent[];
+    await clock.tick(29_999);
+    expect([calls.length, calls[0]?.signal.aborted, element.state]).to.deep.equal([
+      1,
+      false,
+      'minting',
+    ]);
+    await clock.tick(1);
+    await settle(element);
+    expect(calls[0]?.signal.aborted).to.equal(true);
+    expect(element.state).to.equal('waiting');
+    expect(
+      events.map(({ code, status, willRetry }) => ({ code, status, willRetry })),
+    ).to.deep.equal([{ code: 'unavailable', status: 0, willRetry: true }]);
+    await clock.tick(1_000);
+    (await mintCall(calls, 1)).resolve(session());
+    await settle(element);
+    expect(element.state).to.equal('framed');
+    // The answered attempt's limit passes with nothing more to say.
+    await clock.tick(60_000);
+    expect([events.length, element.state, calls.length]).to.deep.equal([1, 'framed', 2]);
+  });
+
   it('Try again after a failure mints afresh', async () => {
     const { element, calls } = await mount();
     calls[0]?.reject(
@@ -415,7 +443,8 @@ describe('<form-embed> retries', () => {
       await settle(element);
       expect(calls).to.have.length(2);
       expect(element.state).to.equal('minting');
-      await clock.tick(600_000);
+      // Past the failed run's retry, due in 1 s; within the new mint's 30 s.
+      await clock.tick(29_000);
       expect(element.state).to.equal('minting');
       expect(statusOf(element).textContent).not.to.contain(messages.offline);
     });

@@ -192,14 +192,21 @@ describe('<form-embed> default transport', () => {
     });
   }
 
-  it("a proxy's Retry-After given as an HTTP-date is read as seconds; Retry-After: 0 as 0", async () => {
+  // The middleware sends whole seconds; reading an HTTP-date (a proxy's) cost the bytes of the
+  // attempt time limit: it counts as absent, and the element's own backoff applies.
+  it("Retry-After is read in whole seconds, as the middleware sends it: 0 as 0, a proxy's HTTP-date as absent", async () => {
     installClock(); // firstError() installs another, which starts at the same time
     const inAMinute = new Date(Date.now() + 60_000).toUTCString();
     stub = stubFetch(
       () => new Response('<html>', { status: 503, headers: { 'Retry-After': inAMinute } }),
     );
     const dated = await firstError();
-    expect(dated.retryAfter).to.be.within(59, 61);
+    expect(dated).to.include({ code: 'unavailable', willRetry: true, retryAfter: undefined });
+    stub.restore();
+    stub = stubFetch(
+      () => new Response('<html>', { status: 503, headers: { 'Retry-After': '90' } }),
+    );
+    expect((await firstError()).retryAfter).to.equal(90);
     stub.restore();
     stub = stubFetch(
       () => new Response('<html>', { status: 503, headers: { 'Retry-After': '0' } }),
@@ -209,6 +216,21 @@ describe('<form-embed> default transport', () => {
 
   it('a network failure is unavailable, status 0, retryable', async () => {
     stub = stubFetch(() => Promise.reject(new TypeError('Failed to fetch')));
+    const event = await firstError();
+    expect(event).to.include({ code: 'unavailable', status: 0, retryable: true });
+  });
+
+  // Read as internal_error before, which blamed the middleware's answer for the network's cut.
+  it('a 2xx whose body is cut off on the way is unavailable, status 0, as a network failure is', async () => {
+    stub = stubFetch(() => {
+      const cut = new ReadableStream({
+        start(controller) {
+          controller.enqueue(new TextEncoder().encode('{"embedUrl":"https://forms.exa'));
+          controller.error(new TypeError('network error'));
+        },
+      });
+      return new Response(cut, { status: 200, headers: { 'Content-Type': 'application/json' } });
+    });
     const event = await firstError();
     expect(event).to.include({ code: 'unavailable', status: 0, retryable: true });
   });
