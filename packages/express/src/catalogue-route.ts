@@ -36,10 +36,11 @@ export function requireSignInForCatalogue(anonymous: boolean): RequestHandler {
 
 /**
  * `GET /forms`: what a portal menu may offer the signed-in user. Designer forms that are
- * `embeddable` (the contract says to branch on that field, never on authType), Core forms that
- * are embeddable and not withdrawn by an override for the user's client, each passed through
- * `authorize` (docs/contract.md#designer-forms, docs/contract.md#core-forms). Signed out
- * (an anonymous menu), only the designer forms that need no user.
+ * `embeddable` (the contract says to branch on that field, not on authType) and that the user's
+ * own fields and client can open (`opensFor`), Core forms that are embeddable and not withdrawn
+ * by an override for the user's client, each passed through `authorize`
+ * (docs/contract.md#designer-forms, docs/contract.md#core-forms). Signed out (an anonymous
+ * menu), only the designer forms that need no user.
  */
 export function catalogueRoute(deps: CatalogueDependencies): RequestHandler {
   // The Core forms list and the clients' tenants are read at paths and in shapes the contract
@@ -51,29 +52,24 @@ export function catalogueRoute(deps: CatalogueDependencies): RequestHandler {
     deps.reads.tenantOf.bind(deps.reads),
     deps.logger,
   );
-  const offeredCoreForms = async (user: FormSessionUser): Promise<CatalogueEntry[]> => {
-    // A Core session needs the user's identifier, as a microsoft form's does
-    // (docs/contract.md#core-forms).
-    if (!user.userIdentifier) return [];
-    const [forms, tenant] = await Promise.all([coreForms(), tenantOf(user)]);
-    if (forms === undefined || tenant === undefined) return [];
-    return forms.filter((form) => isOfferedTo(form, tenant)).map(coreEntry);
-  };
   const mintable = mintableEntries(deps.logger);
   return async function catalogue(req: Request, res: Response) {
     // A browser that has gone is read nothing for. A read already out is not ended: concurrent
     // menus share it, and it fills the cache.
     if (isBrowserGone(res)) return countBrowserGone(res);
     const user = resolvedUserOf(res);
-    const [forms, coreEntries] = await Promise.all([
+    // A Core session needs the user's identifier, as a microsoft form's does
+    // (docs/contract.md#core-forms): without one, the Core forms are not read.
+    const [forms, tenant, listedCoreForms] = await Promise.all([
       deps.reads.forms(),
-      user === undefined ? [] : offeredCoreForms(user),
+      user === undefined ? undefined : tenantOf(user),
+      user?.userIdentifier ? coreForms() : undefined,
     ]);
+    const offeredCoreForms =
+      tenant === undefined ? [] : (listedCoreForms ?? []).filter((f) => isOfferedTo(f, tenant));
     const candidates = mintable([
-      ...forms
-        .filter((form) => form.embeddable && (user !== undefined || form.authType === 'none'))
-        .map(designerEntry),
-      ...coreEntries,
+      ...forms.filter((form) => form.embeddable && opensFor(form, user, tenant)).map(designerEntry),
+      ...offeredCoreForms.map(coreEntry),
     ]);
     const allowed = await Promise.all(
       candidates.map((entry) =>
@@ -122,6 +118,32 @@ function partOfMenu<A extends unknown[], T>(
       return undefined;
     }
   };
+}
+
+/**
+ * Whether a designer form can open for `user`, as far as the contract's FormSessionRequest lets
+ * the user's own fields and client tell, so that a menu does not offer a certain refusal
+ * (docs/contract.md#designer-forms): signed out, only a form that needs no user; a client named
+ * that the organisation does not have, none (`client_not_found`); a microsoft form needs the
+ * user's identifier and a client of the organisation's with a Microsoft tenant, as a Core form
+ * does (else `invalid_request`, `client_not_connected`, `tenant_not_connected`); a google form
+ * the identifier. Whether the directory has the user is the service's to say (`user_not_found`).
+ * An authType this release does not know is offered: clients branch on `embeddable`. `tenant`
+ * undefined: the client could not be read, and only the user's own fields count.
+ */
+function opensFor(
+  form: ListedForm,
+  user: FormSessionUser | undefined,
+  tenant: UserTenant | undefined,
+): boolean {
+  if (user === undefined) return form.authType === 'none';
+  if (user.clientId && tenant?.known === false) return false;
+  if (form.authType === 'google') return Boolean(user.userIdentifier);
+  if (form.authType !== 'microsoft') return true;
+  if (!user.userIdentifier) return false;
+  return tenant === undefined
+    ? Boolean(user.clientId || user.microsoftTenantId)
+    : tenant.known && tenant.tenantId !== undefined;
 }
 
 /**

@@ -121,28 +121,46 @@ test('a tenant id is matched without case: the portal and the service may each w
   }
 });
 
-test('a user with no client of the organisation that has a Microsoft tenant, or with no userIdentifier, is offered no Core form: its mint could not succeed', async () => {
-  for (const user of [
-    { clientId: clients.otherOrg, userIdentifier: users.otherOrg },
-    { microsoftTenantId: tenants.otherOrg, userIdentifier: users.otherOrg },
-    // Neither a client nor a tenant: a Core session would be invalid_request.
-    { userIdentifier: users.adele },
-    // A client with no Microsoft tenant: a Core session would be client_not_connected.
-    { clientId: clients.northwind, userIdentifier: users.adele },
-    // Her client, but no identifier: a Core session would be invalid_request.
-    { clientId: clients.contoso },
-    { microsoftTenantId: tenants.contoso, userIdentifier: '' },
-  ]) {
+test('a form the user’s own fields and client cannot open is not offered, and each one left out is refused when minted: no Core form, and microsoft or google designer forms only as the contract’s FormSessionRequest allows', async () => {
+  const designer = [forms.microsoft, forms.google, forms.open];
+  const cases: [Record<string, string>, string[]][] = [
+    // A client the organisation does not have: client_not_found, whatever the form.
+    [{ clientId: clients.otherOrg, userIdentifier: users.otherOrg }, []],
+    // A tenant in none of its clients: tenant_not_connected for a microsoft form.
+    [
+      { microsoftTenantId: tenants.otherOrg, userIdentifier: users.otherOrg },
+      [forms.google, forms.open],
+    ],
+    // Neither a client nor a tenant: a microsoft form would be invalid_request.
+    [{ userIdentifier: users.adele }, [forms.google, forms.open]],
+    // A client with no Microsoft tenant: client_not_connected.
+    [{ clientId: clients.northwind, userIdentifier: users.adele }, [forms.google, forms.open]],
+    // Her client, but no identifier: a microsoft or google form would be invalid_request.
+    [{ clientId: clients.contoso }, [forms.open]],
+    [{ microsoftTenantId: tenants.contoso, userIdentifier: '' }, [forms.open]],
+  ];
+  for (const [user, offered] of cases) {
     await using stranger = await mountMiddleware(watch, {
       apiKey: sandbox.apiKey,
       baseUrl: sandbox.baseUrl,
       resolveUser: () => user,
     });
-    assert.deepEqual(names(await stranger.request('/forms')), [
-      `form:${forms.microsoft}`,
-      `form:${forms.google}`,
-      `form:${forms.open}`,
-    ]);
+    const who = JSON.stringify(user);
+    assert.deepEqual(
+      names(await stranger.request('/forms')),
+      offered.map((id) => `form:${id}`),
+      who,
+    );
+    const leftOut = [
+      ...designer
+        .filter((id) => !offered.includes(id))
+        .map((formId) => ({ kind: 'form', formId }) as const),
+      { kind: 'coreForm', slug: coreForms.newStarter } as const,
+    ];
+    for (const target of leftOut) {
+      const answer = await stranger.mint(target);
+      assert.ok(answer.status >= 400, `${who} ${JSON.stringify(target)}: ${answer.text}`);
+    }
   }
 });
 
@@ -711,11 +729,8 @@ test('a clients list that never stops saying hasMore is read for a bounded numbe
   const logsBefore = watch.logLines.length;
   const readsBefore = clientReads();
   const answer = await endless.request('/forms');
-  assert.deepEqual(names(answer), [
-    `form:${forms.microsoft}`,
-    `form:${forms.google}`,
-    `form:${forms.open}`,
-  ]);
+  // The tenant not found in the pages read: no microsoft form either (tenant_not_connected).
+  assert.deepEqual(names(answer), [`form:${forms.google}`, `form:${forms.open}`]);
   const reads = clientReads() - readsBefore;
   assert.equal(reads, 50, 'fifty pages');
   const asked = endless.upstream
@@ -822,7 +837,8 @@ test('a clients list that says hasMore past its total, or on an empty page, or s
       },
     });
     const reads = () => liar.upstream.filter((call) => call.url.includes('/api/v1/clients'));
-    assert.equal(names(await liar.request('/forms')).length, 3, JSON.stringify(lie));
+    // A tenant in no client: the google and the open form (docs/contract.md#designer-forms).
+    assert.equal(names(await liar.request('/forms')).length, 2, JSON.stringify(lie));
     assert.equal(reads().length, 1, JSON.stringify(lie));
   }
 });
