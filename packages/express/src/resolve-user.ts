@@ -63,6 +63,7 @@ function checkedUser(user: unknown, logger: Logger): FormSessionUser | undefined
     const named = Object.entries(parsed.data)
       .map(([name, field]) => [name, field?.trim()] as const)
       .filter(([, field]) => field);
+    warnOfMisspeltFields(user as object, logger);
     if (named.length > 0) return Object.fromEntries(named);
     const others = Object.keys(user as object).filter(
       (key) => !Object.hasOwn(FormSessionUserSchema.shape, key),
@@ -73,6 +74,38 @@ function checkedUser(user: unknown, logger: Logger): FormSessionUser | undefined
     );
   }
   throw sessionError('internal_error', 'The portal could not tell who is signed in.');
+}
+
+/**
+ * A key one letter or a letter's case away from a field (`userIdentifer`, `clientID`) is dropped
+ * as any other the user has, silently: beside a valid field, the user then went upstream without
+ * it (their identity lost, every user of the client sharing one limit count). Warned of.
+ */
+function warnOfMisspeltFields(user: object, logger: Logger) {
+  const fields = Object.keys(FormSessionUserSchema.shape);
+  for (const key of Object.keys(user).slice(0, 20)) {
+    if (fields.includes(key)) continue;
+    const meant = fields.find((field) => oneEditApart(key.toLowerCase(), field.toLowerCase()));
+    if (meant === undefined) continue;
+    logger.warn(
+      `resolveUser returned a user with ${key}, which is not sent (FormSessionRequest's user has microsoftTenantId, clientId and userIdentifier): did you mean ${meant}?`,
+    );
+  }
+}
+
+/** Whether `a` and `b` are equal, or one insertion, deletion, change or swap of neighbours apart. */
+function oneEditApart(a: string, b: string): boolean {
+  if (Math.abs(a.length - b.length) > 1) return false;
+  let same = 0;
+  while (same < a.length && a[same] === b[same]) same++;
+  const [restA, restB] = [a.slice(same), b.slice(same)];
+  return (
+    restA === restB ||
+    restA.slice(1) === restB.slice(1) ||
+    restA.slice(1) === restB ||
+    restA === restB.slice(1) ||
+    (restA[0] === restB[1] && restA[1] === restB[0] && restA.slice(2) === restB.slice(2))
+  );
 }
 
 /** `user` read as FormSessionRequest's user; undefined, logged, when reading a field threw. */

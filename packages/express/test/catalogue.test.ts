@@ -479,6 +479,49 @@ test('a resolveUser that throws or returns something that is not a user is inter
   }
 });
 
+test('a user field misspelt beside a valid one (userIdentifer, clientID) is warned of, naming the field meant: it is not sent; another key of the portal’s is dropped unsaid', async () => {
+  for (const [user, misspelt, meant] of [
+    [
+      { clientId: clients.contoso, userIdentifer: users.adele, displayName: 'Adele' },
+      'userIdentifer',
+      'userIdentifier',
+    ],
+    [
+      { clientID: clients.contoso, userIdentifier: users.adele, roles: 'admin' },
+      'clientID',
+      'clientId',
+    ],
+    [
+      { microsoftTenantid: tenants.contoso, userIdentifier: users.adele },
+      'microsoftTenantid',
+      'microsoftTenantId',
+    ],
+  ] as const) {
+    await using portal = await mountMiddleware(watch, {
+      apiKey: sandbox.apiKey,
+      baseUrl: sandbox.baseUrl,
+      resolveUser: () => user as never,
+    });
+    const logsBefore = watch.logLines.length;
+    const answer = await portal.mint({ kind: 'form', formId: forms.open });
+    assert.equal(answer.status, 200, answer.text);
+    const sent = portal.upstream.find((call) => call.method === 'POST')?.body as {
+      user: Record<string, string>;
+    };
+    const {
+      [misspelt]: _misspelt,
+      displayName: _name,
+      roles: _roles,
+      ...valid
+    } = user as Record<string, string>;
+    assert.deepEqual(sent.user, valid);
+    const said = watch.logLines.slice(logsBefore).map((line) => line.message);
+    assert.deepEqual(said, [
+      `resolveUser returned a user with ${misspelt}, which is not sent (FormSessionRequest's user has microsoftTenantId, clientId and userIdentifier): did you mean ${meant}?`,
+    ]);
+  }
+});
+
 // A bound of its own: without the middleware's, the mint would wait for ever.
 test('a resolveUser or authorize that never settles is internal_error once timeoutMs has passed, logged, with no mint', {
   timeout: 10_000,
