@@ -1,6 +1,6 @@
 import { FormSessionError } from '@form-embed/protocol/browser';
 import { expect } from '@open-wc/testing';
-import type { FormEmbedErrorEvent } from '../src/index.js';
+import type { FormEmbedElement, FormEmbedErrorEvent } from '../src/index.js';
 import { messages } from '../src/index.js';
 import {
   embedOrigin,
@@ -362,20 +362,37 @@ describe('<form-embed> retries', () => {
     });
     afterEach(() => restore());
 
+    /** Offline after `sent` mints: none more, saying so, until the online event sends one. */
+    async function expectPausedThenResumed(
+      element: FormEmbedElement,
+      calls: unknown[],
+      sent: number,
+    ) {
+      expect(calls).to.have.length(sent);
+      expect(element.state).to.equal('waiting');
+      expect(statusOf(element).textContent).to.equal(messages.offline);
+      online = true;
+      window.dispatchEvent(new Event('online'));
+      await settle(element);
+      expect(calls).to.have.length(sent + 1);
+      expect(element.state).to.equal('minting');
+    }
+
+    // Sent offline, the first mint failed at once, spent one of the 4 attempts, and the person
+    // read "Trying again…" for a second before "You are offline".
+    it('offline before the first mint: none is sent, it says offline, and the online event sends it', async () => {
+      online = false;
+      const { element, calls } = await mount();
+      await expectPausedThenResumed(element, calls, 0);
+    });
+
     it('offline pauses retries and the online event resumes them', async () => {
       const { element, calls, clock } = await mount();
       online = false;
       calls[0]?.reject(rateLimited());
       await settle(element);
       await clock.tick(600_000);
-      expect(calls).to.have.length(1);
-      expect(element.state).to.equal('waiting');
-      expect(statusOf(element).textContent).to.contain(messages.offline);
-      online = true;
-      window.dispatchEvent(new Event('online'));
-      await settle(element);
-      expect(calls).to.have.length(2);
-      expect(element.state).to.equal('minting');
+      await expectPausedThenResumed(element, calls, 1);
     });
 
     it('an online listener that removes the element in the same dispatch leaves it idle, minting nothing', async () => {
@@ -436,12 +453,13 @@ describe('<form-embed> retries', () => {
 
     it('a form-embed-error listener that reminted ends the failed run: offline when its retry was due, that run says nothing over the new one', async () => {
       const { element, calls, clock } = await mount();
-      online = false;
       clock.randomValue = 0;
       element.addEventListener('form-embed-error', () => element.remint(), { once: true });
       calls[0]?.reject(rateLimited(1));
       await settle(element);
       expect(calls).to.have.length(2);
+      // Offline once the new run's mint is out: the failed run's retry is due offline.
+      online = false;
       expect(element.state).to.equal('minting');
       // Past the failed run's retry, due in 1 s; within the new mint's 30 s.
       await clock.tick(29_000);
