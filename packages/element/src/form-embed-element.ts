@@ -14,7 +14,7 @@ import {
   remintBound,
   retryDelay,
 } from './retry-policy.js';
-import { nearViewport, online, timeLimited, untilRetry } from './waits.js';
+import { nearViewport, timeLimited, untilRetry } from './waits.js';
 
 /**
  * Frames one of the service's forms, signed in as the portal's user: it mints a form session
@@ -129,12 +129,6 @@ export class FormEmbedElement extends FormEmbedStatus {
       await nearViewport(this, signal);
     }
     for (let attempt = 1; ; attempt++) {
-      // Offline, an attempt would fail at once, spent: each waits for the connection, the first
-      // one too (it said "Trying again…" for a second before it said offline).
-      while (!navigator.onLine) {
-        this._setStatus('waiting', 'offline');
-        await online(signal);
-      }
       // The mint waits two microtasks, then for an update pending: what the page does in the task
       // that started the run (a second remint(), a new form-id, a removal), or in a microtask of
       // its own after it (React 19 sets props so after a click), ends it first, as a mint aborted
@@ -197,7 +191,9 @@ export class FormEmbedElement extends FormEmbedStatus {
     fire(this, 'form-embed-error', { code, status, retryable, retryAfter, willRetry });
     // A listener may have started a new run (remint) or ended this one (disconnect).
     if (!willRetry || signal.aborted) return;
-    await untilRetry(retryDelay(attempt, retryAfter), signal);
+    await untilRetry(retryDelay(attempt, retryAfter), signal, () =>
+      this._setStatus('waiting', 'offline'),
+    );
     return true;
   }
 

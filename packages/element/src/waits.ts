@@ -48,11 +48,16 @@ export function timeLimited(signal: AbortSignal, ms: number) {
 }
 
 /**
- * Resolves when a retry `ms` from now is due. A timer may fire a little early: a retry never comes
- * before its time, by performance.now (a wall clock set back, which Date.now follows, would hold
- * it back as long).
+ * Resolves when a retry `ms` from now is due and the browser is online. A timer may fire a little
+ * early: a retry never comes before its time, by performance.now (a wall clock set back, which
+ * Date.now follows, would hold it back as long). Offline, it calls `offline` and waits for the
+ * connection instead of spending an attempt.
  */
-export async function untilRetry(ms: number, signal: AbortSignal) {
+export async function untilRetry(ms: number, signal: AbortSignal, offline: () => void) {
   const due = performance.now() + ms;
   while (performance.now() < due) await sleep(due - performance.now(), signal);
+  while (!navigator.onLine) {
+    offline();
+    await online(signal);
+  }
 }
