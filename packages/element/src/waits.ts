@@ -37,12 +37,14 @@ export function nearViewport(element: Element, signal: AbortSignal) {
 /**
  * A signal that aborts with `signal`, or `ms` from now: one attempt's. A timer, not
  * AbortSignal.timeout with AbortSignal.any, which Safari has only since 17.4 and which a test's
- * fake clock cannot move. Its timer ends with the run; one left by an attempt that was answered
- * fires once on a signal nobody listens to any more.
+ * fake clock cannot move. Its timer ends with the run. An attempt answered in time keeps it: its
+ * signal aborts `ms` after it began all the same, when nothing of the element's listens to it any
+ * more (the element README tells a fetchSession so): clearing it on the answer cost bytes.
  */
 export function timeLimited(signal: AbortSignal, ms: number) {
   const limited = new AbortController();
   const timer = setTimeout(() => limited.abort(), ms);
+  // clearTimeout's undefined is the reason given: an AbortError, as from the timer.
   signal.addEventListener('abort', () => limited.abort(clearTimeout(timer)));
   return limited.signal;
 }

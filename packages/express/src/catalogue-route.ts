@@ -52,6 +52,17 @@ export function catalogueRoute(deps: CatalogueDependencies): RequestHandler {
     deps.reads.tenantOf.bind(deps.reads),
     deps.logger,
   );
+  /**
+   * The user's client, as far as the menu needs it. With an identifier, for the Core and the
+   * microsoft forms: a read that says wait fails the menu, as the lists' own do. With a clientId
+   * alone, only to leave out a client the organisation does not have: a failed read keeps the
+   * menu these users had before their client was read at all. Else none is read.
+   */
+  const clientOf = (user: FormSessionUser | undefined) => {
+    if (user?.userIdentifier) return tenantOf(user);
+    if (user?.clientId) return tenantOf(user).catch(() => undefined);
+    return undefined;
+  };
   const mintable = mintableEntries(deps.logger);
   return async function catalogue(req: Request, res: Response) {
     // A browser that has gone is read nothing for. A read already out is not ended: concurrent
@@ -62,7 +73,7 @@ export function catalogueRoute(deps: CatalogueDependencies): RequestHandler {
     // (docs/contract.md#core-forms): without one, the Core forms are not read.
     const [forms, tenant, listedCoreForms] = await Promise.all([
       deps.reads.forms(),
-      user === undefined ? undefined : tenantOf(user),
+      clientOf(user),
       user?.userIdentifier ? coreForms() : undefined,
     ]);
     const offeredCoreForms =

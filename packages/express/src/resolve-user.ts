@@ -83,6 +83,7 @@ function checkedUser(user: unknown, logger: Logger): FormSessionUser | undefined
  */
 function warnOfMisspeltFields(user: object, logger: Logger) {
   const fields = Object.keys(FormSessionUserSchema.shape);
+  // The first 20 keys: a portal that returns its whole session object is not walked through.
   for (const key of Object.keys(user).slice(0, 20)) {
     if (fields.includes(key)) continue;
     const meant = fields.find((field) => oneEditApart(key.toLowerCase(), field.toLowerCase()));

@@ -710,6 +710,26 @@ test("the same for the user's client; but a Core forms read that says wait (503)
   const busy = await coreBusy.request('/forms', { session: 'adele' });
   assert.equal(busy.status, 503, busy.text);
   assert.equal(SessionErrorBodySchema.parse(busy.body).error.code, 'unavailable');
+  // A user with a clientId and no identifier: their client is read only to leave out one the
+  // organisation does not have, and a read that says wait keeps their menu (the open form).
+  await using clientBusy = await mountMiddleware(watch, {
+    apiKey: sandbox.apiKey,
+    baseUrl: sandbox.baseUrl,
+    resolveUser: () => ({ clientId: clients.contoso }),
+    fetch: answering(/\/api\/v1\/clients/, 503),
+  });
+  assert.deepEqual(names(await clientBusy.request('/forms')), [`form:${forms.open}`]);
+  // With a tenant alone and no identifier, nothing is read for the client.
+  await using tenantOnly = await mountMiddleware(watch, {
+    apiKey: sandbox.apiKey,
+    baseUrl: sandbox.baseUrl,
+    resolveUser: () => ({ microsoftTenantId: tenants.contoso }),
+  });
+  assert.deepEqual(names(await tenantOnly.request('/forms')), [`form:${forms.open}`]);
+  assert.deepEqual(
+    tenantOnly.upstream.filter((call) => call.url.includes('/api/v1/clients')),
+    [],
+  );
 });
 
 test('a Core forms list refused in the general form (403 {error}, a key without the scope) is logged with what the service said, not as a wrong path; the menu keeps the designer forms', async () => {
