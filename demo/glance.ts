@@ -1,6 +1,7 @@
 // The console's glance bar (index.html). When its columns stack, on a phone, the form and the event
 // log are far below the controls: the bar keeps the element's state and its last event in sight
-// (console.css makes it sticky, and shows it only then), with links to the form, the controls and
+// (console.css makes it sticky while it is no taller than a quarter of the screen, and shows it
+// only then), with links to the form, the controls and
 // the log. Not a live region: it shows the eye what the stage shows, and is not read out again.
 import { byId } from './dom.js';
 import { eventTypes } from './event-log.js';
@@ -26,10 +27,13 @@ export function glanceAt(slot: HTMLElement, log: HTMLOListElement): void {
   // Focus, and the bar's links, scroll what they bring into sight to below the bar, never under it:
   // as high as the bar is now (its event may take two lines), none while it is hidden.
   const bar = byId('glance');
-  new ResizeObserver(() => {
-    const room = bar.offsetHeight && bar.offsetHeight + 12;
-    document.documentElement.style.scrollPaddingTop = room ? `${room}px` : '';
-  }).observe(bar);
+  const fit = () => {
+    bar.classList.toggle('unstuck', bar.offsetHeight > innerHeight / 4);
+    const stuck = bar.offsetHeight && !bar.classList.contains('unstuck');
+    document.documentElement.style.scrollPaddingTop = stuck ? `${bar.offsetHeight + 12}px` : '';
+  };
+  new ResizeObserver(fit).observe(bar);
+  addEventListener('resize', fit);
   const noEvent = () => {
     last.textContent = 'No event yet.';
     time.textContent = '';

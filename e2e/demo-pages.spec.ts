@@ -291,6 +291,30 @@ test.describe('at 390 px, the console’s glance bar', () => {
     );
   });
 
+  // Found on a phone's emulation: the links' row, which could not wrap, widened the page to 555 px,
+  // cutting off the lapse notice; wrapped, the bar took half the screen, over the notice.
+  test('at 360 px with text at 200 %, the console is no wider than the screen, and the bar, taller than a quarter of it, scrolls away with the page', async ({
+    page,
+    demo,
+  }) => {
+    await page.setViewportSize({ width: 360, height: 780 });
+    await page.goto(demo.url);
+    await expect(page.getByText('Armed failures: none.')).toBeVisible();
+    // CSSOM, which the page's policy allows where it refuses a style element.
+    await page.evaluate(() => {
+      document.documentElement.style.fontSize = '200%';
+    });
+    const glance = page.getByRole('region', { name: 'The element, at a glance' });
+    await expect(glance).toHaveCSS('position', 'static');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+      360,
+    );
+    await page.evaluate(() => {
+      document.documentElement.style.fontSize = '';
+    });
+    await expect(glance).toHaveCSS('position', 'sticky');
+  });
+
   test('covers no control reached with Shift+Tab, from the last control up', async ({
     page,
     demo,
