@@ -29,8 +29,8 @@ export const FRESHNESS_MARGIN_S = 10;
 /**
  * How long one attempt may go unanswered before it is abandoned and retried (`unavailable`): a mint
  * held by a network that swallows the request left "Loading the form…" up forever. The middleware
- * answers within its own timeoutMs (10 s by default) of each step; an answer past 110 s could not
- * be framed anyway (FRESHNESS_MARGIN_S of a 120 s handle).
+ * bounds each step of a mint by its timeoutMs (10 s by default); an answer past 110 s could not be
+ * framed anyway (FRESHNESS_MARGIN_S of a 120 s handle).
  */
 export const ATTEMPT_TIMEOUT_MS = 30_000;
 
