@@ -199,15 +199,22 @@ export class UpstreamErrors {
       case 502:
       case 503:
       case 504:
-        this.#logger.warn(`the service answered ${answer.status} on ${route}`);
-        return sessionError(
-          'unavailable',
-          `The service is unavailable (${answer.status}).`,
-          answer.retryAfter,
-        );
+        return this.#unavailable(route, answer);
       default:
         return this.badShape(route, answer);
     }
+  }
+
+  /** A 502, 503 or 504 with no SessionError: a gateway's, or the service's own, failing. */
+  #unavailable(route: Route, answer: UpstreamAnswer): SessionErrorResponse {
+    this.#logger.warn(`the service answered ${answer.status} on ${route}`, {
+      request: answer.endpoint,
+    });
+    return sessionError(
+      'unavailable',
+      `The service is unavailable (${answer.status}).`,
+      answer.retryAfter,
+    );
   }
 
   /** A read refused in the general form `{error: string}`, logged with what the service said. */

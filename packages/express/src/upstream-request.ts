@@ -36,6 +36,11 @@ export interface UpstreamAnswer {
   /** `METHOD url` of the request, without its query, for a log line naming what was asked. */
   request: string;
   /**
+   * `METHOD url` with the path as configured, `{formId}` unfilled: for a line that is one a minute
+   * per endpoint, not one per form (repeated-lines.ts).
+   */
+  endpoint: string;
+  /**
    * `Retry-After` as whole seconds, capped at `maxRetryAfterSeconds`; undefined when missing or
    * unreadable, and on a success, which never reads it.
    */
@@ -98,6 +103,7 @@ export async function requestUpstream(
     return {
       status: response.status,
       request: asked,
+      endpoint: endpointOf(config, request),
       // Read only on a refusal: a success has no use for it.
       retryAfter: response.ok ? undefined : retryAfterOf(response, config),
       body: text === tooLarge ? tooLarge : parseJson(text),
@@ -167,7 +173,7 @@ function unavailable(
       : refusedCertificate(error)
         ? `the service's TLS certificate was refused for ${method} ${route}: ${CERTIFICATE_ADVICE}`
         : `the service could not be reached for ${method} ${route}`,
-    { request: `${method} ${config.baseUrl}${config.paths[route]}`, reason: describeCause(error) },
+    { request: endpointOf(config, { method, route }), reason: describeCause(error) },
   );
   return sessionError(
     'unavailable',
@@ -256,4 +262,12 @@ function codeOf(cause: unknown): string | undefined {
   if ('code' in cause && cause.code !== undefined) return String(cause.code);
   const errors = (cause as { errors?: unknown }).errors;
   return Array.isArray(errors) ? codeOf(errors[0]) : undefined;
+}
+
+/** The endpoint of `request` as configured: its path unfilled. */
+function endpointOf(
+  config: UpstreamConfig,
+  { method, route }: Pick<UpstreamRequest, 'method' | 'route'>,
+) {
+  return `${method} ${config.baseUrl}${config.paths[route]}`;
 }

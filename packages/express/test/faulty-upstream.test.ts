@@ -173,10 +173,20 @@ describe('an upstream that fails or answers outside the contract', () => {
               })
             : fetch(input, init),
       });
+      const logsBefore = watch.logLines.length;
       const answer = await behindGateway.mint(microsoftForm, { session: 'adele' });
       const [code, status, retryable, retryAfter] = expected[index] ?? [];
       assertSessionError(answer, code as string, status as number, retryable as boolean);
       assert.equal(answer.headers.get('retry-after'), retryAfter, JSON.stringify(gateway));
+      if (gateway.status === 502) {
+        // The endpoint as configured, its form id unfilled: one line a minute per endpoint.
+        const line = watch.logLines
+          .slice(logsBefore)
+          .find((logged) => logged.message === 'the service answered 502 on formSession');
+        assert.deepEqual(line?.details, {
+          request: `POST ${sandbox.baseUrl}/api/v1/forms/{formId}/session`,
+        });
+      }
     }
   });
 

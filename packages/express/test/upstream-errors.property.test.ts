@@ -51,6 +51,7 @@ const answer = fc.record({
     fc.constantFrom(400, 401, 403, 404, 405, 410, 414, 418, 429, 431, 502, 503, 504),
   ),
   request: fc.constant('POST https://service.example/api/v1/forms/f/session'),
+  endpoint: fc.constant('POST https://service.example/api/v1/forms/{formId}/session'),
   retryAfter: fc.option(fc.nat({ max: 120 }).map(String), { nil: undefined }),
   body,
 });
