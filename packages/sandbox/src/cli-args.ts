@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import { isWebOrigin, sharedPort } from './options.js';
 
 export const usage = `Usage: form-embed-sandbox [--json] [--control] [--control-origin ORIGIN]... [--port N]
-                          [--forms-port N] [--core-forms-port N]
+                          [--forms-port N] [--core-forms-port N] [--mints-per-minute N]
   --json                   print one JSON line {baseUrl, formsOrigin, coreFormsOrigin, apiKey}
   --control                serve the HTTP control API under /__sandbox/control/
   --control-origin ORIGIN  a web origin allowed to call the control API from a browser (CORS);
@@ -12,6 +12,8 @@ export const usage = `Usage: form-embed-sandbox [--json] [--control] [--control-
   --forms-port N           the designer forms embed origin's port (default: any free port);
                            fixed ports keep a page's Content-Security-Policy valid across starts
   --core-forms-port N      the Core forms embed origin's port (default: any free port)
+  --mints-per-minute N     the key's mint limit, a minute and its burst (default: 120, the
+                           contract's); raise it to load-test a portal
 `;
 
 export interface CliArgs {
@@ -22,6 +24,8 @@ export interface CliArgs {
   port: number;
   formsPort: number;
   coreFormsPort: number;
+  /** The mint limit's rate and burst; undefined: the contract's. */
+  mintsPerMinute: number | undefined;
 }
 
 export type CliParse = { ok: true; args: CliArgs } | { ok: false; problem: string };
@@ -85,9 +89,17 @@ export function parseCliArgs(argv: string[]): CliParse {
       problem: `--control-origin must be an origin such as http://localhost:5173, not "${notOrigin}"`,
     };
   }
+  const mints = values['mints-per-minute'];
+  if (mints !== undefined && !/^[1-9]\d{0,8}$/.test(mints)) {
+    return {
+      ok: false,
+      problem: `--mints-per-minute must be a whole number from 1 to 999999999, not "${mints}"`,
+    };
+  }
+  const mintsPerMinute = mints === undefined ? undefined : Number(mints);
   const { port, 'forms-port': formsPort, 'core-forms-port': coreFormsPort } = ports;
   const args = { help: values.help, json: values.json, control: values.control, port };
-  return { ok: true, args: { ...args, formsPort, coreFormsPort, controlOrigins } };
+  return { ok: true, args: { ...args, formsPort, coreFormsPort, controlOrigins, mintsPerMinute } };
 }
 
 function parse(argv: string[]) {
@@ -101,6 +113,7 @@ function parse(argv: string[]) {
       port: { type: 'string' },
       'forms-port': { type: 'string' },
       'core-forms-port': { type: 'string' },
+      'mints-per-minute': { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });

@@ -69,6 +69,9 @@ async function main(): Promise<void> {
     coreFormsPort: args.coreFormsPort,
     controlApi: args.control,
     controlOrigins: args.controlOrigins,
+    ...(args.mintsPerMinute === undefined
+      ? {}
+      : { limits: { mints: { perMinute: args.mintsPerMinute, burst: args.mintsPerMinute } } }),
   };
   sandbox = await startSandbox(options).catch((error) => fail(describeStartError(error, args), 1));
   process.stdout.write(describeSandbox(sandbox, args));

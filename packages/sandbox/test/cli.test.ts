@@ -13,7 +13,7 @@ import { defaultServicePaths, OrganisationSchema } from '@form-embed/protocol';
 import { build } from 'esbuild';
 import { portBelowEphemeralRange } from '../../../scripts/ports.mjs';
 import { parseCliArgs, usage } from '../src/cli-args.js';
-import { fixtureKeys } from '../src/index.js';
+import { fixtureIds, fixtureKeys } from '../src/index.js';
 
 const cli = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
 
@@ -99,6 +99,27 @@ describe('form-embed-sandbox CLI', () => {
     }
     const [code] = await once(child, 'exit');
     assert.equal(code, 0);
+  });
+
+  // A load test of a portal met the contract's 120 a minute, which only startSandbox could raise.
+  test('--mints-per-minute sets the key’s mint limit: at 2, the third mint in a minute is rate_limited', async () => {
+    const { child, nextLine } = await startCli(['--json', '--mints-per-minute', '2']);
+    try {
+      const { baseUrl, apiKey } = JSON.parse(await nextLine()) as Record<string, string>;
+      const statuses = [];
+      for (let mint = 0; mint < 3; mint++) {
+        const answer = await fetch(`${baseUrl}/api/v1/forms/${fixtureIds.forms.open}/session`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+          body: '{}',
+        });
+        statuses.push(answer.status);
+      }
+      assert.deepEqual(statuses, [200, 200, 429]);
+    } finally {
+      child.kill('SIGTERM');
+    }
+    await once(child, 'exit');
   });
 
   test('form-embed-sandbox without --json prints the addresses and key readably, and stops on SIGINT', async () => {
@@ -206,6 +227,12 @@ describe('form-embed-sandbox CLI', () => {
         problemOf(['--control-origin', 'http://localhost:5173']),
         '--control-origin needs --control',
       );
+      for (const mints of ['0', '-5', '1.5', 'many', '1000000000']) {
+        assert.equal(
+          problemOf([`--mints-per-minute=${mints}`]),
+          `--mints-per-minute must be a whole number from 1 to 999999999, not "${mints}"`,
+        );
+      }
     });
 
     test('reads every option, repeated --control-origin included', () => {
@@ -221,6 +248,8 @@ describe('form-embed-sandbox CLI', () => {
           '--forms-port',
           '4011',
           '--core-forms-port=4012',
+          '--mints-per-minute',
+          '500',
         ]),
         {
           ok: true,
@@ -232,6 +261,7 @@ describe('form-embed-sandbox CLI', () => {
             formsPort: 4011,
             coreFormsPort: 4012,
             controlOrigins: ['http://localhost:5173', 'http://qa.localhost:8080'],
+            mintsPerMinute: 500,
           },
         },
       );
