@@ -55,13 +55,6 @@ export class FormEmbedElement extends FormEmbedStatus {
     if (this.#run) this.#restart();
   }
 
-  /**
-   * Moved with moveBefore (a framework's reorder, a morph), the element keeps its frame, and what
-   * the person typed in it: the browser calls this instead of disconnecting and connecting it.
-   * @ignore
-   */
-  connectedMoveCallback() {}
-
   override disconnectedCallback() {
     super.disconnectedCallback();
     this.#run = this.#run?.abort() as undefined; // abort() returns undefined

@@ -5,8 +5,8 @@ import type { FetchSession } from './types.js';
 
 /**
  * `<form-embed>` as a page configures it: its properties (attributes where they have one), its
- * styles, the messages of every element, and how it registers. `FormEmbedElement` adds what the
- * element does with them.
+ * styles (in whichever document it is moved to), the messages of every element, and how it
+ * registers. `FormEmbedElement` adds what the element does with them.
  */
 export class FormEmbedProperties extends ReactiveElement {
   static override properties = {
@@ -68,6 +68,13 @@ export class FormEmbedProperties extends ReactiveElement {
   declare requestInit?: RequestInit;
   /** Origins besides the page's own that `endpoint` may be on. Defaults to none: others are refused. */
   declare allowedEndpointOrigins?: readonly string[];
+
+  /**
+   * Moved with moveBefore (a framework's reorder, a morph), the element keeps its frame, and what
+   * the person typed in it: the browser calls this instead of disconnecting and connecting it.
+   * @ignore
+   */
+  connectedMoveCallback() {}
 
   /**
    * Adopts the styles as a sheet made in the element's own window, when its shadow root is made
