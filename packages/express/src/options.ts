@@ -14,6 +14,11 @@ export const upstreamRoutes = [
   'coreFormSession',
 ] as const satisfies readonly (keyof ServicePaths)[];
 
+/** The two form-session endpoints, which answer every refusal of theirs as a SessionError. */
+export function isFormSessionRoute(route: keyof UpstreamPaths): boolean {
+  return route === 'formSession' || route === 'coreFormSession';
+}
+
 /** The paths of `upstreamRoutes`, relative to `baseUrl`. */
 export type UpstreamPaths = Pick<ServicePaths, (typeof upstreamRoutes)[number]>;
 

@@ -9,17 +9,11 @@ import {
 } from '@form-embed/protocol';
 import type { Logger } from './logger.js';
 import { WHAT_TO_DO, WHEN_READS_LIMITED } from './operator-advice.js';
-import type { UpstreamPaths } from './options.js';
+import { isFormSessionRoute, type UpstreamPaths } from './options.js';
 import { secretRedactor } from './secret-redaction.js';
 import { sessionErrorMessages } from './session-error-messages.js';
 import { cappedRetryAfter, SessionErrorResponse, sessionError } from './session-error-response.js';
-import {
-  isFormSessionRoute,
-  notJson,
-  tooLarge,
-  type UpstreamAnswer,
-  type UpstreamConfig,
-} from './upstream-request.js';
+import { notJson, tooLarge, type UpstreamAnswer, type UpstreamConfig } from './upstream-request.js';
 import { loggedText } from './upstream-text.js';
 
 type Route = keyof UpstreamPaths;
