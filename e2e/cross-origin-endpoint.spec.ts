@@ -48,6 +48,16 @@ function portalApi(demo: Demo, configure: (app: express.Express) => void = () =>
   return listenOnLocalhost(app);
 }
 
+/** Runs `run` with a `portalApi` of the demo's, closed after it. */
+async function withPortalApi(demo: Demo, run: (api: string) => Promise<void>) {
+  const { url, server } = await portalApi(demo);
+  try {
+    await run(url);
+  } finally {
+    await close(server);
+  }
+}
+
 /** Puts a `<form-embed id="remote">` on the page whose endpoint is `endpoint` on `api`. */
 async function embedRemote(
   page: import('@playwright/test').Page,
@@ -74,8 +84,7 @@ test('an endpoint on another origin of the portal’s site: the middleware’s a
   page,
   demo,
 }) => {
-  const { url: api, server } = await portalApi(demo);
-  try {
+  await withPortalApi(demo, async (api) => {
     // Not the demo's default persona: who the form says is signed in proves the cookie went along.
     await signIn(page, demo, 'megan');
     await page.goto(demo.url);
@@ -89,17 +98,14 @@ test('an endpoint on another origin of the portal’s site: the middleware’s a
     expect(mints).toEqual([
       `POST ${api}/form-sessions/forms/${fixtureIds.forms.microsoft}/session`,
     ]);
-  } finally {
-    await close(server);
-  }
+  });
 });
 
 test('a refusal from an endpoint on another origin: the element reads its Retry-After and waits it out', async ({
   page,
   demo,
 }) => {
-  const { url: api, server } = await portalApi(demo);
-  try {
+  await withPortalApi(demo, async (api) => {
     await recordEvents(page);
     await page.goto(demo.url);
     await demo.sandbox?.control.exhaustRateLimit('mints');
@@ -109,9 +115,7 @@ test('a refusal from an endpoint on another origin: the element reads its Retry-
     const refused = (await eventsOf(page)).find((e) => e.target === 'remote')?.detail;
     expect(refused).toMatchObject({ code: 'rate_limited', status: 429, willRetry: true });
     expect(refused?.retryAfter).toBeGreaterThan(50);
-  } finally {
-    await close(server);
-  }
+  });
 });
 
 test('a redirect from the endpoint is not followed: the page’s requestInit never reaches another origin', async ({

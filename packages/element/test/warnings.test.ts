@@ -301,16 +301,15 @@ describe('<form-embed> development warnings', () => {
   it("a failure coded as one of its sentence keys: names it and what the person reads; not a SessionError's code", async () => {
     const seen = await warningsOfFailures(
       () => Response.json({}, { status: 500 }),
-      [
-        html`<form-embed
-          form-id="a"
-          .fetchSession=${refusing('loading', 400)}
-        ></form-embed>`,
-        html`<form-embed
-          form-id="b"
-          .fetchSession=${refusing('user_not_found', 404)}
-        ></form-embed>`,
-      ],
+      (
+        [
+          ['a', 'loading', 400],
+          ['b', 'user_not_found', 404],
+        ] as const
+      ).map(
+        ([id, code, status]) =>
+          html`<form-embed form-id=${id} .fetchSession=${refusing(code, status)}></form-embed>`,
+      ),
     );
     expect(seen).to.deep.equal([
       '<form-embed form-id="a" state="failed">: its fetchSession rejected with code loading, one of its sentence keys, so the failure reads "Loading the form…". Fail with a SessionError code.',
