@@ -72,15 +72,21 @@ export function messageFirst(logger: Logger): Logger {
 /**
  * Wraps `logger` so that no line can carry `secret` (the API key), whatever a details value
  * holds: every value is turned into text first, and the secret is cut out of it, in its encoded
- * forms too (URL-encoded, base64, hex).
+ * forms too (URL-encoded, base64, hex). A number or a boolean whose text holds no secret stays
+ * as it is, so that a JSON log's numeric fields (`outageSeconds`) can be compared as numbers.
  */
 export function redactingLogger(logger: Logger, secret: string): Logger {
   const clean = secretRedactor(secret);
+  const cleanValue = (value: unknown) => {
+    const text = clean(describe(value));
+    const scalar = typeof value === 'number' || typeof value === 'boolean';
+    return scalar && text === String(value) ? value : text;
+  };
   const cleanDetails = (details: Record<string, unknown> | undefined) =>
     details === undefined
       ? undefined
       : Object.fromEntries(
-          Object.entries(details).map(([name, value]) => [name, clean(describe(value))]),
+          Object.entries(details).map(([name, value]) => [name, cleanValue(value)]),
         );
   return {
     warn: (message, details) => logger.warn(clean(message), cleanDetails(details)),

@@ -116,6 +116,21 @@ describe('redactingLogger', () => {
     assert.match(logged, /\[redacted\]/);
   });
 
+  test('keeps a number or a boolean as it is, unless its text is the key', () => {
+    const kept: unknown[] = [];
+    const keep = (_message: string, details?: Record<string, unknown>) => kept.push(details);
+    redactingLogger({ warn: keep, error: keep }, key).warn('outage over', {
+      outageSeconds: 12,
+      failedRequests: 0,
+      shared: false,
+    });
+    redactingLogger({ warn: keep, error: keep }, '31415926').warn('odd key', { n: 31415926 });
+    assert.deepEqual(kept, [
+      { outageSeconds: 12, failedRequests: 0, shared: false },
+      { n: '[redacted]' },
+    ]);
+  });
+
   test('cuts a key with a quote or a backslash out of a JSON text that escapes them', () => {
     const quoted = 'fe_"k3y\\0123';
     const said: string[] = [];
