@@ -30,6 +30,7 @@ export function redirected(
   recordUpstream(route, method, startedAt, 'redirect');
   config.logger.error(
     `the service answered ${method} ${route} with a redirect, which the middleware does not follow (it would carry the API key): set baseUrl to the service's own address, https where it is served so, and check paths.${route}`,
+    { request: endpointOf(config, { method, route }) },
   );
   return sessionError(
     isFormSessionRoute(route) ? 'invalid_request' : 'internal_error',
