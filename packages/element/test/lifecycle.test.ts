@@ -308,6 +308,34 @@ describe('<form-embed> lifecycle', () => {
     );
   });
 
+  // Next.js 16's cacheComponents keeps visited routes hidden and reorders them by removing and
+  // inserting (packages/element/README.md, Server rendering): lazy is what keeps those from minting.
+  it('loading="lazy" hidden (display: none) and moved by removing and inserting mints only once shown', async () => {
+    const stub = sessionStub();
+    const [hidden, other] = (
+      await fixture<HTMLDivElement>(
+        html`<div><section style="display: none">
+          <form-embed form-id="f1" loading="lazy" .fetchSession=${stub.fetchSession}></form-embed>
+        </section><section></section></div>`,
+      )
+    ).children as unknown as [HTMLElement, HTMLElement];
+    const element = hidden.querySelector('form-embed') as FormEmbedElement;
+    const frames = async (count: number) => {
+      for (let i = 0; i < count; i++) await new Promise((r) => requestAnimationFrame(r));
+    };
+    for (let move = 0; move < 3; move++) {
+      other.after(hidden); // a reorder of the routes
+      hidden.after(other);
+      await frames(3);
+      await settle(element);
+    }
+    expect(stub.calls).to.have.length(0);
+    expect(element.state).to.equal('idle');
+    hidden.style.display = '';
+    for (let i = 0; i < 20 && stub.calls.length === 0; i++) await frames(1);
+    expect(stub.calls).to.have.length(1);
+  });
+
   it('define() registers a tag once and leaves a taken tag alone', () => {
     class PortalFormEmbed extends FormEmbedElement {}
     // Typed as the class it was called on, not the element's internal base class, whose
