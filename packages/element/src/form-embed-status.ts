@@ -25,8 +25,8 @@ export abstract class FormEmbedStatus extends FormEmbedProperties {
   #says: [text?: string, button?: string] = [];
   /** What the area shows: painting it unchanged leaves its nodes, and their focus, alone. */
   #shown?: string;
-  /** Focus is on the area because `_holdFocus` put it there, not because someone clicked it. */
-  #held?: boolean;
+  /** Truthy: focus is on the area because `_holdFocus` put it there, not by a click on it. */
+  #held?: unknown;
   /**
    * The wait of this connection before the area may speak; none (0, fewer bytes than undefined)
    * once it was rendered empty.
@@ -66,7 +66,7 @@ export abstract class FormEmbedStatus extends FormEmbedProperties {
   protected override createRenderRoot() {
     const root = super.createRenderRoot();
     this.adoptedCallback();
-    this.#area = root.appendChild(make('div', { role: 'status', part: 'status', tabIndex: -1 }));
+    this.#area = root.appendChild(make('div', { role: 'status', part: 'status' }));
     this.#button = make('button', {
       onclick: () => {
         if (this.#state === 'failed') this._retryPressed();
@@ -152,7 +152,9 @@ export abstract class FormEmbedStatus extends FormEmbedProperties {
    * @internal
    */
   protected _holdFocus() {
-    this.#held = true;
+    // Focusable only from now: a modal dialog focuses the first focusable node in it, and an area
+    // focusable from the start took that focus (an empty live region) from the page's own controls.
+    this.#held = this.#area.tabIndex = -1;
     this.#area.focus();
   }
 

@@ -11,6 +11,7 @@ import {
   mountFramed,
   post,
   session,
+  sessionStub,
   settle,
   statusOf,
 } from './helpers.js';
@@ -250,6 +251,32 @@ describe('<form-embed> focus', () => {
     await settle(element);
     expect(element.state).to.equal('framed');
     expect(focusedIn(element)).to.equal('div status');
+  });
+
+  // A modal dialog focuses the first focusable node in it: a status area focusable at all times
+  // took that focus (an empty live region, no ring), and an element made as the dialog opened then
+  // handed it to its frame before the form's page had loaded, so the first Tab skipped the form.
+  it('a modal dialog holding the element does not focus its status area, framed or made as it opens', async () => {
+    const dialog = await fixture<HTMLDialogElement>(html`<dialog><button>Close</button></dialog>`);
+    const stub = sessionStub();
+    const element = document.createElement('form-embed');
+    element.formId = 'f1';
+    element.fetchSession = stub.fetchSession;
+    dialog.prepend(element);
+    (await mintCall(stub.calls, 0)).resolve(session());
+    await settle(element);
+    dialog.showModal();
+    expect(focusedIn(element)).not.to.equal('div status');
+    dialog.close();
+    element.remove();
+    dialog.prepend(element); // as the dialog opens, in the same task: before its first update
+    dialog.showModal();
+    (await mintCall(stub.calls, 1)).resolve(session());
+    await settle(element);
+    expect(element.state).to.equal('framed');
+    expect(focusedIn(element)).to.equal('nothing');
+    expect(document.activeElement?.textContent).to.equal('Close');
+    dialog.close();
   });
 
   it('a frame owed focus takes it when nothing else has it', async () => {
