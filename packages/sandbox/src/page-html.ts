@@ -76,7 +76,7 @@ function layout(title: string, body: string, post?: EmbedSessionState): string {
 <style>${style}</style>
 </head>
 <body${postAttr}>
-<main>
+<main aria-label="${escapeHtml(title)}">
 ${body}
 </main>
 <script>${script}</script>
