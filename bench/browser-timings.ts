@@ -5,7 +5,7 @@ import { heapFigures, mintFigures } from './browser-figures.js';
 import type { Figure } from './figure.js';
 import { sandboxControl } from './sandbox-control.js';
 
-export const BROWSER_RUNS = {
+const BROWSER_RUNS = {
   warmup: 3,
   timings: 21,
   remints: 5,

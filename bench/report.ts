@@ -28,7 +28,7 @@ const budgetText = (figure: Figure) => {
 };
 
 /** The table, in plain text, one row per figure. */
-export function renderTable(report: BenchReport): string {
+function renderTable(report: BenchReport): string {
   const header = ['figure', 'unit', 'median', 'min', 'max', 'runs', 'budget', 'ok'];
   const rows = report.figures.map((figure) => {
     const ok = passes(figure);

@@ -6,8 +6,8 @@ export const MAX_ATTEMPTS = 4;
  * lasts) before the element stops. A healthy page asks about once per session, when it lapses; a
  * page that answers `error` after every remint, at once or slowly, is stopped after a few.
  */
-export const MAX_REMINTS = 4;
-export const REMINT_WINDOW_MS = 1_800_000;
+const MAX_REMINTS = 4;
+const REMINT_WINDOW_MS = 1_800_000;
 
 /**
  * A counter of the framed page's remints: each call counts one and answers true while they stay
@@ -35,7 +35,7 @@ export const FRESHNESS_MARGIN_S = 10;
 export const ATTEMPT_TIMEOUT_MS = 30_000;
 
 /** The longest the element waits before a retry, whatever `Retry-After` says: 120 s. */
-export const MAX_RETRY_WAIT_MS = 120_000;
+const MAX_RETRY_WAIT_MS = 120_000;
 
 /**
  * Milliseconds before retry number `attempt` (from 1): the longer of `retryAfter` seconds and a

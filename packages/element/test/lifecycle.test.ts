@@ -309,7 +309,7 @@ describe('<form-embed> lifecycle', () => {
   });
 
   // Next.js 16's cacheComponents keeps visited routes hidden and reorders them by removing and
-  // inserting (packages/element/README.md, Server rendering): lazy is what keeps those from minting.
+  // inserting (packages/element/README.md, React 18 and 19): lazy is what keeps those from minting.
   it('loading="lazy" hidden (display: none) and moved by removing and inserting mints only once shown', async () => {
     const stub = sessionStub();
     const [hidden, other] = (

@@ -130,8 +130,8 @@ describe('<form-embed> styles', () => {
 
   // WCAG 1.4.10 at 320 CSS px: a page's own German with a compound longer than the element is wide
   // ran 66 px out of each side of it, centred, the left part off the page where no scroll reaches.
-  // The element breaks no word (overflow-wrap costs 17 B of the bundle's 6 B left): the README's
-  // one line of the page's CSS, inherited into the shadow tree, does.
+  // The element breaks no word (overflow-wrap costs 17 B, more than the bundle has left under its
+  // budget): the README's one line of the page's CSS, inherited into the shadow tree, does.
   it("with the README's overflow-wrap on the element, a word wider than it breaks inside it, in the message and on Try again", async () => {
     const { element, calls } = await mount();
     element.style.cssText = 'width:320px;overflow-wrap:anywhere';

@@ -59,10 +59,11 @@ export class EmbedOriginCache {
   }
 
   /**
-   * Starts the first fetch now, when the middleware is created, so that no mint waits for it
-   * and nothing else spends the organisation's reads first. Nobody awaits it, and the first mint
-   * fetches again. A SessionError was logged where the answer was read, with what to do (a
-   * refused key, the service down): only anything else is logged here.
+   * Starts the first fetch now, when the middleware is created, so that it is usually done
+   * before the first mint, and nothing else spends the organisation's reads first. A page's
+   * `forPages` waits for it to settle, and a mint meanwhile shares it; a failed one is forgotten
+   * (the next caller, mint or page, reads again). A SessionError was logged where the answer was
+   * read, with what to do (a refused key, the service down): only anything else is logged here.
    */
   prefetch(): void {
     this.#first = this.get().catch((error: unknown) => {

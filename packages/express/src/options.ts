@@ -34,7 +34,7 @@ export type LimitOptions = LimitCounts & (InMemoryLimits | SharedLimits);
 
 /** What the limits allow, and how a store is waited for. */
 export interface LimitCounts {
-  /** Mints one portal user (or, signed out, one client address) may start per window. Defaults to `10`. */
+  /** Mints one portal user (or, signed out, one client address) may start per window. Defaults to `30`. */
   mints?: number;
   /** Catalogue requests one portal user (or client address) may make per window. Defaults to `30`. */
   catalogue?: number;

@@ -2,9 +2,9 @@
  * Parses a `Retry-After` header into whole seconds from `now` (docs/contract.md#retry-after):
  * delta-seconds, or an IMF-fixdate exactly as RFC 9110 writes it (`Sun, 06 Nov 1994 08:49:37
  * GMT`, weekday included). Anything else (`x 5`, `1.5`, `-5`, too many digits) is undefined;
- * never a negative number. Callers cap it to what they will wait. Kept this small because the
- * element ships it; a server reading the obsolete date forms passes the header through
- * `toImfFixdate` first.
+ * never a negative number. Callers cap it to what they will wait. Kept small: the browser entry
+ * exports it, for a `fetchSession` or other browser code (the element reads whole seconds only);
+ * a server reading the obsolete date forms passes the header through `toImfFixdate` first.
  */
 export function parseRetryAfter(
   header: string | null | undefined,

@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 /**
  * `form-embed-sandbox [--json] [--control] [--control-origin ORIGIN]... [--port N] [--forms-port N]
- * [--core-forms-port N]`: starts the sandbox and keeps serving until SIGINT or SIGTERM. With
- * `--json` it prints exactly one line, `{"baseUrl","formsOrigin","coreFormsOrigin","apiKey"}`,
- * for scripts to read. A bad command line (exit 2) or a failed start (exit 1) prints one line
- * naming the problem, never a stack.
+ * [--core-forms-port N] [--mints-per-minute N]`: starts the sandbox and keeps serving until SIGINT
+ * or SIGTERM. With `--json` it prints exactly one line,
+ * `{"baseUrl","formsOrigin","coreFormsOrigin","apiKey"}`, for scripts to read. A bad command line
+ * (exit 2) or a failed start (exit 1) prints one line naming the problem, never a stack.
  */
 import { type CliArgs, parseCliArgs, usage } from './cli-args.js';
 import { CONTROL_PATH } from './control-path.js';

@@ -44,7 +44,7 @@ export type Fault =
 export type FaultSpec = Fault & {
   /** How many requests fail. Defaults to `1`. */
   count?: number;
-  /** Defaults to `api`. */
+  /** Defaults to `api` (`session` for `foreignEmbedUrl`, its only scope). */
   scope?: FaultScope;
 };
 

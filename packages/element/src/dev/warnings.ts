@@ -17,7 +17,7 @@ const KNOWN_KEYS = new Set([
 ]);
 
 /** What is wrong with `element`'s attributes and properties, as advice. */
-export function misuses(element: FormEmbedElement): string[] {
+function misuses(element: FormEmbedElement): string[] {
   const { formId, coreSlug, loading, endpoint, fetchSession, allowedEndpointOrigins } = element;
   const found: string[] = [];
   if (formId != null && coreSlug != null) {
