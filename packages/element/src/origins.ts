@@ -3,7 +3,8 @@ import { mintFailure } from './mint-failure.js';
 
 /**
  * The element's own code for a refused origin: an `endpoint` on another origin that the page did
- * not allow, or an `embedOrigin` that is neither https nor loopback. Not retryable.
+ * not allow, an `embedUrl` off its `embedOrigin`, or an `embedOrigin` that is neither https nor
+ * loopback. Not retryable, and offered no Try again: the same answer would come again.
  */
 export const UNTRUSTED_ORIGIN = 'untrusted_origin';
 
@@ -41,7 +42,8 @@ export function trustedSession(session: unknown): MintResponse {
     throw mintFailure('internal_error', true);
   }
   // isOnEmbedOrigin less its empty-origin guard: canonicalOrigin never returns ''.
-  if (canonicalOrigin(embedUrl) !== embedOrigin) throw mintFailure('unknown', false);
-  if (!TRUSTED_EMBED_ORIGIN.test(embedOrigin)) throw mintFailure(UNTRUSTED_ORIGIN, false);
+  if (canonicalOrigin(embedUrl) !== embedOrigin || !TRUSTED_EMBED_ORIGIN.test(embedOrigin)) {
+    throw mintFailure(UNTRUSTED_ORIGIN, false);
+  }
   return session as MintResponse;
 }

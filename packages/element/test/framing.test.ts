@@ -57,7 +57,9 @@ describe('<form-embed> framing', () => {
     await settle(element);
     expect(frameOf(element) === null, 'no frame').to.equal(true);
     expect(element.state).to.equal('failed');
-    expect(events[0]).to.include({ code: 'unknown', retryable: false, willRetry: false });
+    expect(events[0]).to.include({ code: 'untrusted_origin', retryable: false, willRetry: false });
+    // "This form is not set up correctly.", with no Try again: a new mint would be refused again.
+    expect(statusOf(element).querySelector('button') === null, 'no Try again').to.equal(true);
   });
 
   it('treats an answer that is not a MintResponse as internal_error and retries it', async () => {

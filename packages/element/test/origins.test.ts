@@ -94,7 +94,7 @@ describe('<form-embed> origins it trusts', () => {
     });
     expect(element.state).to.equal('failed');
     expect(frameOf(element) === null, 'no frame').to.equal(true);
-    expect(events[0]).to.include({ code: 'unknown', retryable: false });
+    expect(events[0]).to.include({ code: 'untrusted_origin', retryable: false });
   });
 
   for (const [what, attribute] of [
