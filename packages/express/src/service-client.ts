@@ -89,7 +89,11 @@ export class ServiceClient {
     const session = FormSessionAnswerSchema.safeParse(answer.body);
     const embedUrlOrigin = session.success ? embedUrlOriginOf(session.data.embedUrl) : undefined;
     if (session.success && embedUrlOrigin !== undefined) {
-      const { provider } = session.data;
+      const { provider, embedUrl } = session.data;
+      // Both go to the browser as they are (the key never may: SECURITY.md).
+      if (this.#errors.holdsKey(embedUrl) || this.#errors.holdsKey(provider)) {
+        throw this.#errors.echoedKey(route, answer);
+      }
       if (!ProviderSchema.safeParse(provider).success) {
         this.#warnOnce(
           `the service minted a session of provider ${shownValue(provider)}, which this release does not know: it is passed on as it is (form-embed-session's provider)`,

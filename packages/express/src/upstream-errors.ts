@@ -64,6 +64,22 @@ export class UpstreamErrors {
   }
 
   /** An answer that is not what the contract documents (not JSON, too large, fields missing). */
+  /** Whether `text` holds the API key, in any form the redaction knows (secret-redaction.ts). */
+  holdsKey(text: string): boolean {
+    return this.#redact(text) !== text;
+  }
+
+  /**
+   * A mint whose embedUrl or provider holds the API key (a service echoing its Authorization
+   * header, in a debug parameter say): what the browser would be given, so it is given nothing.
+   */
+  echoedKey(route: Route, answer: UpstreamAnswer): SessionErrorResponse {
+    this.#logger.error(
+      `the service's answer to ${answer.request} (paths.${route}) holds the API key in its embedUrl or provider; it was not passed on to the browser. Tell the service's support`,
+    );
+    return sessionError('internal_error', "The service's answer held the API key.");
+  }
+
   badShape(route: Route, answer: UpstreamAnswer): SessionErrorResponse {
     if (answer.body === tooLarge) {
       this.#logger.error(

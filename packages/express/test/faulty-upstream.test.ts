@@ -227,6 +227,38 @@ describe('an upstream that fails or answers outside the contract', () => {
     }
   });
 
+  // A service echoing the Authorization header it was sent (a debug parameter, a provider field)
+  // would hand the key to the browser: SECURITY.md says it never reaches one.
+  test('a mint whose embedUrl or provider holds the API key is internal_error, and the browser never sees the key', async () => {
+    const key = sandbox.apiKey;
+    const echoes: Array<(session: MintedSession) => unknown> = [
+      (session) => ({ ...session, provider: key }),
+      (session) => ({ ...session, embedUrl: `${session.embedUrl}&debug=${key}` }),
+      (session) => ({
+        ...session,
+        embedUrl: `${session.embedUrl}&k=${encodeURIComponent(btoa(key))}`,
+      }),
+    ];
+    for (const echo of echoes) {
+      await using echoing = await mountMiddleware(watch, {
+        apiKey: key,
+        baseUrl: sandbox.baseUrl,
+        fetch: rewritingMints(echo),
+      });
+      const logsBefore = watch.logLines.length;
+      const answer = await echoing.mint(microsoftForm, { session: 'adele' });
+      assertSessionError(answer, 'internal_error', 500, true);
+      assert.ok(!answer.text.includes(key), answer.text);
+      assert.match(
+        watch.logLines
+          .slice(logsBefore)
+          .map((line) => line.message)
+          .join('\n'),
+        /holds the API key in its embedUrl or provider/,
+      );
+    }
+  });
+
   test('an embedUrl on the embed origin that carries a user name or password (https://user:pw@host/) is internal_error and never reaches the browser', async () => {
     for (const credentials of ['attacker:hunter2@', 'attacker@', ':hunter2@']) {
       await using withCredentials = await mountMiddleware(watch, {
