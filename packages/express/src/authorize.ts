@@ -1,6 +1,6 @@
 import type { FormTarget } from '@form-embed/protocol';
 import type { Request } from 'express';
-import type { Logger } from './logger.js';
+import { escapedInvisible, type Logger } from './logger.js';
 import type { FormEmbedSessionsConfig } from './options.js';
 import { CallbackTimeout } from './portal-callback.js';
 import { sessionError } from './session-error-response.js';
@@ -29,6 +29,9 @@ export async function isAuthorized(
   }
 }
 
+/** The form, for a log line or a message: its id is the browser's, invisible characters escaped. */
 export function describeTarget(target: FormTarget): string {
-  return target.kind === 'form' ? `form ${target.formId}` : `Core form ${target.slug}`;
+  return escapedInvisible(
+    target.kind === 'form' ? `form ${target.formId}` : `Core form ${target.slug}`,
+  );
 }

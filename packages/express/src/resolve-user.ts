@@ -1,6 +1,6 @@
 import { type FormSessionUser, FormSessionUserSchema } from '@form-embed/protocol';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import type { Logger } from './logger.js';
+import { escapedInvisible, type Logger } from './logger.js';
 import type { FormEmbedSessionsConfig, ResolvedUser } from './options.js';
 import { CallbackTimeout } from './portal-callback.js';
 import { sessionError } from './session-error-response.js';
@@ -70,7 +70,7 @@ function checkedUser(user: unknown, logger: Logger): FormSessionUser | undefined
     );
     if (others.length === 0) return undefined;
     logger.error(
-      `resolveUser returned an object that sets none of microsoftTenantId, clientId and userIdentifier but has ${others.slice(0, 10).join(', ')}: return the FormSessionRequest user, or undefined when nobody is signed in`,
+      `resolveUser returned an object that sets none of microsoftTenantId, clientId and userIdentifier but has ${others.slice(0, 10).map(escapedInvisible).join(', ')}: return the FormSessionRequest user, or undefined when nobody is signed in`,
     );
   }
   throw sessionError('internal_error', 'The portal could not tell who is signed in.');
@@ -89,7 +89,7 @@ function warnOfMisspeltFields(user: object, logger: Logger) {
     const meant = fields.find((field) => oneEditApart(key.toLowerCase(), field.toLowerCase()));
     if (meant === undefined) continue;
     logger.warn(
-      `resolveUser returned a user with ${key}, which is not sent (FormSessionRequest's user has microsoftTenantId, clientId and userIdentifier): did you mean ${meant}?`,
+      `resolveUser returned a user with ${escapedInvisible(key)}, which is not sent (FormSessionRequest's user has microsoftTenantId, clientId and userIdentifier): did you mean ${meant}?`,
     );
   }
 }

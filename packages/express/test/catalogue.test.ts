@@ -480,21 +480,31 @@ test('a resolveUser that throws or returns something that is not a user is inter
 });
 
 test('a user field misspelt beside a valid one (userIdentifer, clientID) is warned of, naming the field meant: it is not sent; another key of the portal’s is dropped unsaid', async () => {
-  for (const [user, misspelt, meant] of [
+  // The fourth column, the key as the line shows it: a line break in it escaped, forging no line.
+  for (const [user, misspelt, meant, shown] of [
     [
       { clientId: clients.contoso, userIdentifer: users.adele, displayName: 'Adele' },
       'userIdentifer',
       'userIdentifier',
+      'userIdentifer',
     ],
     [
       { clientID: clients.contoso, userIdentifier: users.adele, roles: 'admin' },
       'clientID',
       'clientId',
+      'clientID',
     ],
     [
       { microsoftTenantid: tenants.contoso, userIdentifier: users.adele },
       'microsoftTenantid',
       'microsoftTenantId',
+      'microsoftTenantid',
+    ],
+    [
+      { clientId: clients.contoso, 'userIdentifie\n': users.adele },
+      'userIdentifie\n',
+      'userIdentifier',
+      'userIdentifie\\u000a',
     ],
   ] as const) {
     await using portal = await mountMiddleware(watch, {
@@ -517,7 +527,7 @@ test('a user field misspelt beside a valid one (userIdentifer, clientID) is warn
     assert.deepEqual(sent.user, valid);
     const said = watch.logLines.slice(logsBefore).map((line) => line.message);
     assert.deepEqual(said, [
-      `resolveUser returned a user with ${misspelt}, which is not sent (FormSessionRequest's user has microsoftTenantId, clientId and userIdentifier): did you mean ${meant}?`,
+      `resolveUser returned a user with ${shown}, which is not sent (FormSessionRequest's user has microsoftTenantId, clientId and userIdentifier): did you mean ${meant}?`,
     ]);
   }
 });

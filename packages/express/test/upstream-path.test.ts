@@ -139,3 +139,23 @@ describe('an upstream that refuses the request line or headers as too long', () 
     });
   }
 });
+
+// A form id is the browser's to choose; a line break in it, raw in a log line, would forge a
+// line of its own (a text log), or one a log reader splits (NEL, U+2028 in a JSON one).
+test("a form id's line breaks and other invisible characters reach a log line escaped", async () => {
+  await using vetoing = await mountMiddleware(watch, {
+    apiKey: sandbox.apiKey,
+    baseUrl: sandbox.baseUrl,
+    authorize: () => {
+      throw new Error('unknown form');
+    },
+  });
+  const forged = 'x\n[form-embed] error: FORGED\u0085NEL\u2028LS\u202eRLO';
+  const logsBefore = watch.logLines.length;
+  const answer = await vetoing.mint({ kind: 'form', formId: forged }, { session: 'adele' });
+  assert.equal(answer.status, 500, answer.text);
+  const line = watch.logLines.slice(logsBefore).find((l) => l.message === 'authorize threw');
+  const target = String(line?.details?.target);
+  assert.doesNotMatch(target, /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u, JSON.stringify(target));
+  assert.equal(target, 'form x\\u000a[form-embed] error: FORGED\\u0085NEL\\u2028LS\\u202eRLO');
+});
