@@ -36,10 +36,9 @@ export function mountPathPrefix(logger: Logger): (req: Request) => string {
 
 /**
  * The key a request counts under: the prefix (the `limit.prefix` option, else `mountPathPrefix`),
- * the limit's name, then who asks. A signed-in user is the `resolveUser`
- * answer with the tenant id and identifier lower-cased, since Microsoft and Google compare them
- * without case (`Alice@Example.com` is `alice@example.com`); the user sent upstream keeps its
- * case. Signed out, the client address (`req.ip`, an IPv6 address by its /56 network); for
+ * the limit's name, then who asks. A signed-in user is the `resolveUser` answer with the tenant
+ * id and identifier lower-cased (A to Z), since Microsoft and Google compare them without case
+ * (`Alice@Example.com` is `alice@example.com`); the user sent upstream keeps its case. Signed out, the client address (`req.ip`, an IPv6 address by its /56 network); for
  * `signedOutMint`, everyone.
  */
 export function limitKey(
@@ -52,10 +51,20 @@ export function limitKey(
   if (user === undefined) return `${prefix}${name}:ip:${ipKeyGenerator(withoutPort(req.ip ?? ''))}`;
   const who = JSON.stringify([
     user.clientId ?? '',
-    user.microsoftTenantId?.toLowerCase() ?? '',
-    user.userIdentifier?.toLowerCase() ?? '',
+    asciiLowerCase(user.microsoftTenantId ?? ''),
+    asciiLowerCase(user.userIdentifier ?? ''),
   ]);
   return `${prefix}${name}:user:${who.length > MAX_WHO_LENGTH ? hashOf(who) : who}`;
+}
+
+/**
+ * `text` with A to Z lower-cased, and nothing else: toLowerCase() also folds a few other letters
+ * into ASCII ones (KELVIN SIGN, U+212A, into `k`), so a portal whose users choose their own
+ * identifiers would let `\u212Aim@example.com` spend `kim@example.com`'s count. The identifiers
+ * compared without case (Microsoft's UPNs, Google's addresses) are ASCII.
+ */
+function asciiLowerCase(text: string): string {
+  return text.replace(/[A-Z]+/g, (letters) => letters.toLowerCase());
 }
 
 /**

@@ -210,6 +210,22 @@ describe('the limit key', () => {
     assert.deepEqual(sent, ['Alice@Example.com', 'alice@example.com', 'bob@example.com']);
   });
 
+  // toLowerCase() folds KELVIN SIGN into k: where users choose their identifiers, one could spend
+  // another's count. Only A to Z are folded.
+  test('folds A to Z only: \u212aim@example.com (KELVIN SIGN) does not spend kim@example.com’s count', async () => {
+    await using portal = await mountMiddleware(watch, {
+      apiKey: sandbox.apiKey,
+      baseUrl: sandbox.baseUrl,
+      resolveUser: (req) => ({ userIdentifier: decodeURIComponent(req.get('x-upn') as string) }),
+      limit: { mints: 1 },
+    });
+    const as = (upn: string) =>
+      portal.mint(openForm, { headers: { 'x-upn': encodeURIComponent(upn) } });
+    assert.equal((await as('\u212aim@example.com')).status, 200);
+    assert.equal((await as('\u212aim@example.com')).status, 429);
+    assert.equal((await as('kim@example.com')).status, 200);
+  });
+
   test('the client is part of who counts: one identifier in two clients is two users', async () => {
     await using portal = await mountMiddleware(watch, {
       apiKey: sandbox.apiKey,
