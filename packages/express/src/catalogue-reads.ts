@@ -6,7 +6,6 @@ import {
   coreForms,
   designerForms,
   FormListEnvelope,
-  type ListedClient,
   type ListedCoreForm,
   type ListedForm,
 } from './catalogue-records.js';
@@ -31,9 +30,17 @@ export interface UserTenant {
 
 type Load<T> = () => Promise<T>;
 
-/** One page of the clients list, its records read; `last` when no page follows it. */
+/**
+ * One page of the clients list, its records read, as the lookup needs it; `last` when no page
+ * follows it.
+ */
 interface ClientPage {
-  clients: ListedClient[];
+  /**
+   * Its clients' Microsoft tenants, lower-cased: all a lookup compares. A whole record (its
+   * `integrationMappingIds` without bound) kept for `cacheTtlMs`, for each of up to MAX_PAGES
+   * pages, let a hostile service's answers hold some 190 MiB of the portal's memory.
+   */
+  tenantIds: string[];
   last: boolean;
   /** The list's length when the page was read. */
   total: number;
@@ -115,8 +122,7 @@ export class CatalogueReads {
     if (user.microsoftTenantId) {
       const tenantId = user.microsoftTenantId.toLowerCase();
       return this.#shared(this.#tenants, `tenant:${tenantId}`, async () => {
-        const found = await this.#findClient((c) => c.microsoftTenantId.toLowerCase() === tenantId);
-        return { known: found !== undefined, tenantId };
+        return { known: await this.#findTenant(tenantId), tenantId };
       });
     }
     return Promise.resolve({ known: true, tenantId: undefined });
@@ -140,26 +146,21 @@ export class CatalogueReads {
   }
 
   /**
-   * Pages through the organisation's clients (each page shared, as the lists are) until `matches`
-   * finds one. Stops at the last page and after `MAX_PAGES` pages, which counts as not found (the
-   * user gets no Core form) and is logged.
+   * Pages through the organisation's clients (each page shared, as the lists are) until one has
+   * `tenantId` (lower-cased). Stops at the last page and after `MAX_PAGES` pages, which counts as
+   * not found (the user gets no Core form) and is logged.
    */
-  async #findClient(
-    matches: (candidate: ListedClient) => boolean,
-  ): Promise<ListedClient | undefined> {
-    const found = await this.#walkClients(matches);
+  async #findTenant(tenantId: string): Promise<boolean> {
+    const found = await this.#walkClients(tenantId);
     if (found !== LIST_CHANGED) return found;
     // Pages kept from different moments, a client added or removed in between: the offsets
     // shifted, and a client in the list throughout could fall between two pages. Read it anew.
     this.#clientPages.clear();
-    const again = await this.#walkClients(matches);
-    return again === LIST_CHANGED ? undefined : again;
+    return (await this.#walkClients(tenantId)) === true;
   }
 
-  /** The walk of `#findClient`; LIST_CHANGED when a page's total is not the first page's. */
-  async #walkClients(
-    matches: (candidate: ListedClient) => boolean,
-  ): Promise<ListedClient | undefined | typeof LIST_CHANGED> {
+  /** The walk of `#findTenant`; LIST_CHANGED when a page's total is not the first page's. */
+  async #walkClients(tenantId: string): Promise<boolean | typeof LIST_CHANGED> {
     let total: number | undefined;
     for (let pageIndex = 0; pageIndex < MAX_PAGES; pageIndex += 1) {
       const page = await this.#shared(this.#clientPages, String(pageIndex), () =>
@@ -167,14 +168,13 @@ export class CatalogueReads {
       );
       total ??= page.total;
       if (page.total !== total) return LIST_CHANGED;
-      const found = page.clients.find(matches);
-      if (found !== undefined) return found;
-      if (page.last) return undefined;
+      if (page.tenantIds.includes(tenantId)) return true;
+      if (page.last) return false;
     }
     this.#logger.warn(
       `the clients list still had more after ${MAX_PAGES} pages of ${PAGE_SIZE}; the user's tenant counts as not found`,
     );
-    return undefined;
+    return false;
   }
 
   /** The clients list's page at `offset`: the last at `hasMore` false, an empty page or `total`. */
@@ -182,8 +182,10 @@ export class CatalogueReads {
     const page = await this.#client.read('clients', ClientPageEnvelope, {
       query: { limit: String(PAGE_SIZE), offset: String(offset) },
     });
+    // No more than the page asked for is read: a service answering more is not followed there.
+    const read = this.#records.read(page.clients.slice(0, PAGE_SIZE), clients);
     return {
-      clients: this.#records.read(page.clients, clients),
+      tenantIds: read.map((client) => client.microsoftTenantId.toLowerCase()),
       last: !page.hasMore || page.clients.length === 0 || offset + PAGE_SIZE >= page.total,
       total: page.total,
     };

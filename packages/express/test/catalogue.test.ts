@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, test } from 'node:test';
+import v8 from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import type { Catalogue, CatalogueEntry } from '@form-embed/protocol';
 import { SessionErrorBodySchema } from '@form-embed/protocol';
 import { fixtureIds, type Sandbox, startSandbox } from '@form-embed/sandbox';
@@ -914,4 +916,42 @@ test('a clients list that says hasMore past its total, or on an empty page, or s
     assert.equal(names(await liar.request('/forms')).length, 2, JSON.stringify(lie));
     assert.equal(reads().length, 1, JSON.stringify(lie));
   }
+});
+
+// A hostile or broken service's clients pages, each client with 500 mappings: the pages
+// are kept for cacheTtlMs, and whole records held some 190 MiB for the 50 pages of one lookup.
+test("the clients pages kept for a tenant's lookup hold its tenants, not each client's whole record", async () => {
+  v8.setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc') as () => void;
+  const [template] = (
+    (await (
+      await fetch(`${sandbox.baseUrl}/api/v1/clients?limit=1&offset=0`, {
+        headers: { authorization: `Bearer ${sandbox.apiKey}` },
+      })
+    ).json()) as { clients: Record<string, unknown>[] }
+  ).clients;
+  const mappings = (page: number, index: number) =>
+    Object.fromEntries(
+      Array.from({ length: 500 }, (_, key) => [`m${page}-${index}-${key}`, `v${key}`]),
+    );
+  await using heavy = await tenantByHeader(users.otherOrg, async (input, init) => {
+    const url = new URL(String(input));
+    if (url.pathname !== '/api/v1/clients') return fetch(input, init);
+    const page = Number(url.searchParams.get('offset')) / 100;
+    const clients = Array.from({ length: 40 }, (_, index) => ({
+      ...template,
+      id: `client_${page}_${index}`,
+      integrationMappingIds: mappings(page, index),
+    }));
+    return Response.json({ clients, total: 600, hasMore: page < 5 });
+  });
+  gc();
+  const before = process.memoryUsage().heapUsed;
+  const answer = await heavy.request('/forms', { headers: { 'x-tenant': tenants.otherOrg } });
+  assert.equal(answer.status, 200, answer.text);
+  assert.equal(heavy.upstream.filter((call) => call.url.includes('/api/v1/clients')).length, 6);
+  gc();
+  const grown = process.memoryUsage().heapUsed - before;
+  // Whole records: about 2.5 MiB a page here (15 MiB in all); tenant ids: none to speak of.
+  assert.ok(grown < 6 * 2 ** 20, `${(grown / 2 ** 20).toFixed(1)} MiB kept`);
 });
