@@ -1,4 +1,6 @@
 export {
+  type Catalogue,
+  type CatalogueEntry,
   FormSessionError,
   type FormTarget,
   type KnownSessionErrorCode,
@@ -9,6 +11,7 @@ export {
 } from '@form-embed/protocol/browser';
 export type {
   FormEmbedErrorEvent,
+  FormEmbedEventMap,
   FormEmbedNoticeEvent,
   FormEmbedRemintEvent,
   FormEmbedSessionEvent,

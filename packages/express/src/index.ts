@@ -1,4 +1,10 @@
-export type { EmbedOrigins, FormTarget } from '@form-embed/protocol';
+export type {
+  Catalogue,
+  CatalogueEntry,
+  EmbedOrigins,
+  FormSessionUser,
+  FormTarget,
+} from '@form-embed/protocol';
 export { type FormEmbedSessionsRouter, formEmbedSessions } from './form-embed-sessions.js';
 export type { Logger } from './logger.js';
 export type {

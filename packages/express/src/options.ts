@@ -93,9 +93,9 @@ export interface FormEmbedSessionsOptions {
   /**
    * Who is signed in, decided on the server from your own session: returns the
    * FormSessionRequest `user` (`{microsoftTenantId?, clientId?, userIdentifier?}`), or undefined
-   * when nobody is. May be async. Required. Nothing the browser sends can replace it.
+   * (or null) when nobody is. May be async. Required. Nothing the browser sends can replace it.
    */
-  resolveUser: (req: Request) => ResolvedUser | Promise<ResolvedUser>;
+  resolveUser: (req: Request) => ResolvedUser | null | Promise<ResolvedUser | null>;
   /**
    * A veto per form: resolve `true` to let this request use `target`; anything else refuses it
    * with `forbidden` (and hides it from the catalogue). May be async. Defaults to allowing all.
@@ -139,7 +139,7 @@ export interface FormEmbedSessionsOptions {
    * Origins besides the portal's own (`https://portal.example`) whose pages may call the
    * middleware, e.g. a sibling subdomain. Defaults to none.
    */
-  allowedOrigins?: string[];
+  allowedOrigins?: readonly string[];
   /** The catalogue (`GET /forms`). */
   catalogue?: CatalogueOptions;
 }

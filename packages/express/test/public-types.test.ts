@@ -5,10 +5,13 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import type {
+  Catalogue,
+  CatalogueEntry,
   CatalogueOptions,
   EmbedOrigins,
   FormEmbedSessionsOptions,
   FormEmbedSessionsRouter,
+  FormSessionUser,
   FormTarget,
   InMemoryLimits,
   LimitCounts,
@@ -60,6 +63,18 @@ test('the other exported types name what the README says they do', () => {
     sandbox.control.embedOrigins();
   assert.ok(catalogue && paths && user && logger && origins);
   assert.equal(typeof sandboxOrigins, 'function');
+});
+
+test('what a partner writes as it comes is taken: a readonly allowedOrigins, a resolveUser that answers null, a user and a menu typed by name', () => {
+  const origins = ['https://app.portal.example'] as const;
+  const options: Pick<FormEmbedSessionsOptions, 'allowedOrigins' | 'resolveUser'> = {
+    allowedOrigins: origins,
+    resolveUser: (req) => (req.get('x-user') ? ({ clientId: 'client' } as FormSessionUser) : null),
+  };
+  const menu: Catalogue = { forms: [] };
+  const first: CatalogueEntry | undefined = menu.forms[0];
+  assert.equal(options.allowedOrigins?.length, 1);
+  assert.equal(first, undefined);
 });
 
 test('the README names every export', () => {

@@ -272,7 +272,7 @@ describe('a mint with nobody signed in (docs/contract.md#portal-codes)', () => {
     await using nulled = await mountMiddleware(watch, {
       apiKey: sandbox.apiKey,
       baseUrl: sandbox.baseUrl,
-      resolveUser: () => null as unknown as undefined,
+      resolveUser: () => null,
     });
     assertSignInRequired(await nulled.mint({ kind: 'form', formId: forms.microsoft }));
     const open = await nulled.mint({ kind: 'form', formId: forms.open });
