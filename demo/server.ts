@@ -105,7 +105,7 @@ function mountPortal(app: express.Express, options: DemoOptions, sandbox: Sandbo
       ? { ...options.limits, store: options.limitStore, prefix: 'form-embed-demo:' }
       : { ...options.limits },
     // The signed-out persona still sees the forms that need no user.
-    catalogue: { anonymous: true, cacheTtlMs: options.catalogueCacheTtlMs },
+    catalogue: { signedOut: true, cacheTtlMs: options.catalogueCacheTtlMs },
   });
   app.use('/form-sessions', portal);
   mountDemoRoutes(app, sandbox, realUser);

@@ -25,11 +25,11 @@ interface CatalogueDependencies {
 
 /**
  * `GET /forms` needs a signed-in user: nobody signed in is `sign_in_required`, unless the
- * portal offers an anonymous menu (`catalogue.anonymous`).
+ * portal offers a menu to signed-out visitors (`catalogue.signedOut`).
  */
-export function requireSignInForCatalogue(anonymous: boolean): RequestHandler {
+export function requireSignInForCatalogue(signedOut: boolean): RequestHandler {
   return function requireSignInForCatalogue(_req: Request, res: Response, next: NextFunction) {
-    if (!anonymous && resolvedUserOf(res) === undefined) throw portalError('sign_in_required');
+    if (!signedOut && resolvedUserOf(res) === undefined) throw portalError('sign_in_required');
     next();
   };
 }
@@ -39,8 +39,8 @@ export function requireSignInForCatalogue(anonymous: boolean): RequestHandler {
  * `embeddable` (the contract says to branch on that field, not on authType) and that the user's
  * own fields and client can open (`opensFor`), Core forms that are embeddable and not withdrawn
  * by an override for the user's client, each passed through `authorize`
- * (docs/contract.md#designer-forms, docs/contract.md#core-forms). Signed out (an anonymous
- * menu), only the designer forms that need no user.
+ * (docs/contract.md#designer-forms, docs/contract.md#core-forms). Signed out
+ * (`catalogue.signedOut`), only the designer forms that need no user.
  */
 export function catalogueRoute(deps: CatalogueDependencies): RequestHandler {
   // The Core forms list and the clients' tenants are read at paths and in shapes the contract

@@ -75,7 +75,7 @@ export function formEmbedSessions(options: FormEmbedSessionsOptions): FormEmbedS
     CATALOGUE_PATH,
     countCatalogueRequest,
     forwardRejection(resolveUserOnServer(resolveUser, logger)),
-    requireSignInForCatalogue(config.catalogue.anonymous),
+    requireSignInForCatalogue(config.catalogue.signedOut),
     limits.catalogue,
     forwardRejection(catalogueRoute({ reads, authorize, logger })),
   );

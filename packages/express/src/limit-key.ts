@@ -38,8 +38,9 @@ export function mountPathPrefix(logger: Logger): (req: Request) => string {
  * The key a request counts under: the prefix (the `limit.prefix` option, else `mountPathPrefix`),
  * the limit's name, then who asks. A signed-in user is the `resolveUser` answer with the tenant
  * id and identifier lower-cased (A to Z), since Microsoft and Google compare them without case
- * (`Alice@Example.com` is `alice@example.com`); the user sent upstream keeps its case. Signed out, the client address (`req.ip`, an IPv6 address by its /56 network); for
- * `signedOutMint`, everyone.
+ * (`Alice@Example.com` is `alice@example.com`); the user sent upstream keeps its case. Signed
+ * out, the client address (`req.ip`, an IPv6 address by its /56 network); for `signedOutMint`,
+ * everyone.
  */
 export function limitKey(
   req: Request,

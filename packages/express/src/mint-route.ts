@@ -55,7 +55,7 @@ async function answerMint(deps: MintDependencies, req: Request, res: Response, t
   const user = await deps.resolveUser(req, res);
   // The user's own count (the client address's, signed out) takes every mint request: telling
   // whether the form needs a user may read the forms list, and `authorize` is the portal's own
-  // work, neither of which one user or a flood of anonymous requests may ask for without bound.
+  // work, neither of which one user or a flood of signed-out requests may ask for without bound.
   if (!(await passesLimit(deps.mintLimit, req, res))) return;
   // A browser that has gone (while resolveUser ran, say) is asked nothing more for.
   refuseGoneBrowser(res);

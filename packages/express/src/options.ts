@@ -150,7 +150,7 @@ export interface CatalogueOptions {
    * Answer a signed-out request (`resolveUser` returned undefined) with the forms that need no
    * user, instead of `sign_in_required`. Defaults to `false`.
    */
-  anonymous?: boolean;
+  signedOut?: boolean;
   /**
    * How long the organisation's forms, Core forms and each client's tenant, read for the
    * catalogue, are reused, in milliseconds. Defaults to `30_000`.

@@ -149,13 +149,13 @@ const optionsSchema = z.strictObject({
   catalogue: z
     .strictObject(
       {
-        anonymous: z.boolean({ error: 'must be true or false' }).optional(),
+        signedOut: z.boolean({ error: 'must be true or false' }).optional(),
         cacheTtlMs: z
           .int({ error: 'must be a whole number of milliseconds' })
           .min(0, 'must be 0 (no cache) or more')
           .optional(),
       },
-      { error: 'must be an object: {anonymous?, cacheTtlMs?}' },
+      { error: 'must be an object: {signedOut?, cacheTtlMs?}' },
     )
     .optional(),
 });
@@ -193,7 +193,7 @@ export function parseOptions(options: FormEmbedSessionsOptions): FormEmbedSessio
       (parsed.allowedOrigins ?? []).map((origin) => originOf(origin) as string),
     ),
     catalogue: {
-      anonymous: parsed.catalogue?.anonymous ?? false,
+      signedOut: parsed.catalogue?.signedOut ?? false,
       cacheTtlMs: parsed.catalogue?.cacheTtlMs ?? defaultCatalogueCacheTtlMs,
     },
   };

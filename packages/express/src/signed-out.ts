@@ -21,7 +21,7 @@ export function signedOutRefusal(
   logger: Logger,
 ): (target: FormTarget) => Promise<void> {
   // After a failed read, the list is not asked for again for a while: while the service is
-  // failing, an anonymous mint should cost it one request, not two.
+  // failing, a signed-out mint should cost it one request, not two.
   let unreadableUntil = 0;
   return async function refuseSignedOut(target) {
     if (target.kind === 'coreForm') throw portalError('sign_in_required');

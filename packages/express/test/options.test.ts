@@ -170,9 +170,9 @@ const badOptions: Array<[string, (options: FormEmbedSessionsOptions) => unknown,
     /option `catalogue\.cacheTtlMs`/,
   ],
   [
-    'an anonymous catalogue that is not a boolean',
-    (o) => ({ ...o, catalogue: { anonymous: 'yes' } }),
-    /option `catalogue\.anonymous` must be true or false/,
+    'a signed-out catalogue that is not a boolean',
+    (o) => ({ ...o, catalogue: { signedOut: 'yes' } }),
+    /option `catalogue\.signedOut` must be true or false/,
   ],
 ];
 
@@ -236,7 +236,7 @@ describe('formEmbedSessions options', () => {
     assert.equal(config.maxUpstreamBodyBytes, 1_048_576);
     assert.equal(config.maxRetryAfterSeconds, 120);
     assert.deepEqual([...config.allowedOrigins], []);
-    assert.deepEqual(config.catalogue, { anonymous: false, cacheTtlMs: 30_000 });
+    assert.deepEqual(config.catalogue, { signedOut: false, cacheTtlMs: 30_000 });
     assert.deepEqual(
       [
         ...parseOptions({ ...valid(), allowedOrigins: ['HTTPS://Portal.Example:443/'] })

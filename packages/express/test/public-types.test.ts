@@ -51,7 +51,7 @@ test("authorize's target (FormTarget) is importable by name, as the element expo
 });
 
 test('the other exported types name what the README says they do', () => {
-  const catalogue: CatalogueOptions = { anonymous: true };
+  const catalogue: CatalogueOptions = { signedOut: true };
   const paths: Partial<UpstreamPaths> = { me: '/api/v1/me' };
   const user: ResolvedUser = { clientId: 'client' };
   const logger: Logger = console;

@@ -296,13 +296,13 @@ describe('the catalogue with nobody signed in', () => {
     assert.deepEqual(portal.upstream.slice(before), []);
   });
 
-  test('with catalogue.anonymous, lists only the designer forms that need no user', async () => {
-    await using anonymous = await mountMiddleware(watch, {
+  test('with catalogue.signedOut, lists only the designer forms that need no user', async () => {
+    await using signedOut = await mountMiddleware(watch, {
       apiKey: sandbox.apiKey,
       baseUrl: sandbox.baseUrl,
-      catalogue: { anonymous: true },
+      catalogue: { signedOut: true },
     });
-    const answer = await anonymous.request('/forms');
+    const answer = await signedOut.request('/forms');
     assert.equal(answer.status, 200, answer.text);
     assert.deepEqual((answer.body as Catalogue).forms, [
       { kind: 'form', formId: forms.open, name: 'Feedback', authType: 'none' },
