@@ -26,7 +26,7 @@ export class FormEmbedProperties extends ReactiveElement {
    * The messages of every element, where its own `messages` has no key: wholly (a locale pack)
    * or per key, English where it has none. Defaults to English.
    */
-  static messages: MessageOverrides = messages;
+  static messages: Readonly<MessageOverrides> = messages;
 
   /**
    * Registers the element as `tag` unless that tag is taken. Defaults to `form-embed`. Returns

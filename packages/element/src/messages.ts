@@ -1,11 +1,5 @@
-/**
- * Every sentence a person can read in `<form-embed>`, in English. A page replaces them wholly or
- * per key, for one element (`messages`) or for all (`FormEmbedElement.messages`); the packs in
- * `@form-embed/element/locales/*` hold the same keys. Failure keys are SessionError codes: each
- * names the group of codes that read alike (FAILURE_GROUPS), and a page may add a key for any
- * single code. Text is always set as text, never parsed as HTML.
- */
-export const messages = {
+// The English messages, whose keys are the MessageKeys.
+const english = {
   loading: 'Loading the form…',
   retrying: 'Trying again…',
   offline: 'You are offline. Waiting to reconnect…',
@@ -23,8 +17,18 @@ export const messages = {
   unknown: 'Something went wrong.',
 };
 
+/**
+ * Every sentence a person can read in `<form-embed>`, in English. A page replaces them wholly or
+ * per key, for one element (`messages`) or for all (`FormEmbedElement.messages`); the packs in
+ * `@form-embed/element/locales/*` hold the same keys. Failure keys are SessionError codes: each
+ * names the group of codes that read alike (the README's Translation table), and a page may add a
+ * key for any single code. Text is always set as text, never parsed as HTML. Read-only: a page
+ * that wants other words assigns its own object, and English stays what the others fall back to.
+ */
+export const messages: Readonly<Messages> = english;
+
 /** A key of `messages`: a state's sentence, a button's label, or a group of failure codes. */
-export type MessageKey = keyof typeof messages;
+export type MessageKey = keyof typeof english;
 /** A whole set of messages, every `MessageKey` worded: what a locale pack is. */
 export type Messages = Record<MessageKey, string>;
 

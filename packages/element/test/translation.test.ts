@@ -26,6 +26,28 @@ describe('<form-embed> messages', () => {
     FormEmbedElement.messages = messages;
   });
 
+  // Checked by the repository's typecheck: each write below is a type error, or the typecheck
+  // fails on an unused @ts-expect-error. FormEmbedElement.messages is the English object itself,
+  // so a write through it changed what every other set falls back to.
+  it('the English messages, a pack and the shared default are read-only to TypeScript: a page assigns its own', () => {
+    const writes = [
+      () => {
+        // @ts-expect-error: read-only
+        messages.loading = 'x';
+      },
+      () => {
+        // @ts-expect-error: read-only
+        FormEmbedElement.messages.loading = 'x';
+      },
+      () => {
+        // @ts-expect-error: read-only
+        de.loading = 'x';
+      },
+    ];
+    expect(writes).to.have.length(3);
+    expect(FormEmbedElement.messages).to.equal(messages);
+  });
+
   it("one element's messages override keys of the defaults; other elements keep them", async () => {
     const { element } = await mount();
     element.messages = { loading: 'Un momento' };

@@ -23,15 +23,15 @@ declare global {
 /** A running sandbox, as `startSandbox()` resolves it. */
 export interface Sandbox {
   /** The API's base URL, e.g. `http://127.0.0.1:41234`. */
-  baseUrl: string;
+  readonly baseUrl: string;
   /** The designer forms embed origin at start (see `control.changeFormsDomain`). */
-  formsOrigin: string;
+  readonly formsOrigin: string;
   /** The Core forms embed origin at start. */
-  coreFormsOrigin: string;
+  readonly coreFormsOrigin: string;
   /** The primary organisation's API key (`fixtureKeys.primary`). */
-  apiKey: string;
+  readonly apiKey: string;
   /** Puts the sandbox in a state (faults, limits, the clock, ...), in process. */
-  control: SandboxControl;
+  readonly control: SandboxControl;
   /** Stops every listener and drops open connections. */
   close(): Promise<void>;
   /**

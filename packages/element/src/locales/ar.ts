@@ -4,7 +4,7 @@ import type { Messages } from '../messages.js';
  * Arabic, written right to left: `FormEmbedElement.messages = ar`, or one element's `messages`.
  * Mark the element or an ancestor `lang="ar" dir="rtl"`, as an Arabic page does.
  */
-const ar: Messages = {
+const ar: Readonly<Messages> = {
   loading: 'جارٍ تحميل النموذج…',
   retrying: 'جارٍ إعادة المحاولة…',
   offline: 'لا يوجد اتصال بالإنترنت. في انتظار الاتصال…',

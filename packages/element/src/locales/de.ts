@@ -1,7 +1,7 @@
 import type { Messages } from '../messages.js';
 
 /** German: `FormEmbedElement.messages = de`, or one element's `messages`. */
-const de: Messages = {
+const de: Readonly<Messages> = {
   loading: 'Das Formular wird geladen\u00a0…',
   retrying: 'Neuer Versuch\u00a0…',
   offline: 'Sie sind offline. Warten auf die Verbindung\u00a0…',

@@ -1,7 +1,7 @@
 import type { Messages } from '../messages.js';
 
 /** Spanish: `FormEmbedElement.messages = es`, or one element's `messages`. */
-const es: Messages = {
+const es: Readonly<Messages> = {
   loading: 'Cargando el formulario…',
   retrying: 'Reintentando…',
   offline: 'No tienes conexión. Esperando a que se restablezca…',

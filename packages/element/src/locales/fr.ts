@@ -1,7 +1,7 @@
 import type { Messages } from '../messages.js';
 
 /** French: `FormEmbedElement.messages = fr`, or one element's `messages`. */
-const fr: Messages = {
+const fr: Readonly<Messages> = {
   loading: 'Chargement du formulaire…',
   retrying: 'Nouvelle tentative…',
   offline: 'Vous êtes hors ligne. En attente de connexion…',

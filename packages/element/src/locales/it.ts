@@ -1,7 +1,7 @@
 import type { Messages } from '../messages.js';
 
 /** Italian: `FormEmbedElement.messages = it`, or one element's `messages`. */
-const it: Messages = {
+const it: Readonly<Messages> = {
   loading: 'Caricamento del modulo…',
   retrying: 'Nuovo tentativo…',
   offline: 'Sei offline. In attesa della connessione…',

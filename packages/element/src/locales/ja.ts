@@ -1,7 +1,7 @@
 import type { Messages } from '../messages.js';
 
 /** Japanese, in the polite form: `FormEmbedElement.messages = ja`, or one element's `messages`. */
-const ja: Messages = {
+const ja: Readonly<Messages> = {
   loading: 'フォームを読み込んでいます…',
   retrying: '再試行しています…',
   offline: 'オフラインです。接続を待っています…',

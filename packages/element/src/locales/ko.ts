@@ -1,7 +1,7 @@
 import type { Messages } from '../messages.js';
 
 /** Korean, in the formal polite style: `FormEmbedElement.messages = ko`, or one element's `messages`. */
-const ko: Messages = {
+const ko: Readonly<Messages> = {
   loading: '양식을 불러오는 중…',
   retrying: '다시 시도하는 중…',
   offline: '오프라인 상태입니다. 연결을 기다리는 중…',

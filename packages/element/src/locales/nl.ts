@@ -1,7 +1,7 @@
 import type { Messages } from '../messages.js';
 
 /** Dutch: `FormEmbedElement.messages = nl`, or one element's `messages`. */
-const nl: Messages = {
+const nl: Readonly<Messages> = {
   loading: 'Het formulier wordt geladen…',
   retrying: 'Nieuwe poging…',
   offline: 'Je bent offline. Wachten op verbinding…',

@@ -1,7 +1,7 @@
 import type { Messages } from '../messages.js';
 
 /** Polish: `FormEmbedElement.messages = pl`, or one element's `messages`. */
-const pl: Messages = {
+const pl: Readonly<Messages> = {
   loading: 'Wczytywanie formularza…',
   retrying: 'Ponowna próba…',
   offline: 'Nie masz połączenia z internetem. Oczekiwanie na połączenie…',

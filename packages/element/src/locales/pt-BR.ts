@@ -1,7 +1,7 @@
 import type { Messages } from '../messages.js';
 
 /** Portuguese as written in Brazil: `FormEmbedElement.messages = ptBR`, or one element's `messages`. */
-const ptBR: Messages = {
+const ptBR: Readonly<Messages> = {
   loading: 'Carregando o formulário…',
   retrying: 'Tentando novamente…',
   offline: 'Você está offline. Aguardando a conexão…',

@@ -1,7 +1,7 @@
 import type { Messages } from '../messages.js';
 
 /** Swedish: `FormEmbedElement.messages = sv`, or one element's `messages`. */
-const sv: Messages = {
+const sv: Readonly<Messages> = {
   loading: 'Formuläret läses in…',
   retrying: 'Försöker igen…',
   offline: 'Du är offline. Väntar på anslutning…',

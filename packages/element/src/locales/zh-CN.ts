@@ -1,7 +1,7 @@
 import type { Messages } from '../messages.js';
 
 /** Chinese in simplified characters, as written in mainland China: `FormEmbedElement.messages = zhCN`. */
-const zhCN: Messages = {
+const zhCN: Readonly<Messages> = {
   loading: '正在加载表单…',
   retrying: '正在重试…',
   offline: '您已离线，正在等待连接…',

@@ -1,7 +1,7 @@
 import type { Messages } from '../messages.js';
 
 /** Chinese in traditional characters, as written in Taiwan: `FormEmbedElement.messages = zhTW`. */
-const zhTW: Messages = {
+const zhTW: Readonly<Messages> = {
   loading: '正在載入表單…',
   retrying: '正在重試…',
   offline: '您已離線，正在等待連線…',
