@@ -47,9 +47,13 @@ export type FormEmbedProps = Partial<
   >
 > &
   Omit<React.HTMLAttributes<FormEmbedElement>, 'onError'> & {
+    /** `form-embed-session`: a session was framed. */
     onSession?: (event: FormEmbedSessionEvent) => void;
+    /** `form-embed-remint`: the framed page asked for a new session (cancelable). */
     onRemint?: (event: FormEmbedRemintEvent) => void;
+    /** `form-embed-error`: a mint failed, retried or not (`willRetry`). */
     onError?: (event: FormEmbedErrorEvent) => void;
+    /** `form-embed-notice`: the lapse notice is about to show (cancelable). */
     onNotice?: (event: FormEmbedNoticeEvent) => void;
   };
 

@@ -5,7 +5,9 @@ import { secretRedactor } from './secret-redaction.js';
  * (called the pino way, details first, so they become fields of the line).
  */
 export interface Logger {
+  /** To look at: the service slow or failing, a setting that works but may be a mistake. */
   warn(message: string, details?: Record<string, unknown>): void;
+  /** Fails requests until someone acts: a setting, `resolveUser` throwing, an unknown answer. */
   error(message: string, details?: Record<string, unknown>): void;
 }
 

@@ -10,12 +10,25 @@
 export type Provider = 'microsoft' | 'google' | 'portal' | 'none' | (string & {});
 
 /** Which form to mint a session for: a designer form by id, or a Core form by slug. */
-export type FormTarget = { kind: 'form'; formId: string } | { kind: 'coreForm'; slug: string };
+export type FormTarget =
+  | {
+      kind: 'form';
+      /** The designer form's id (`form-id`), as the service's forms list names it. */
+      formId: string;
+    }
+  | {
+      kind: 'coreForm';
+      /** The Core form's slug (`core-slug`), as the service's Core forms list names it. */
+      slug: string;
+    };
 
 /** The 200 answer of a mint. `embedOrigin` is the embed origin the framed page posts from. */
 export interface MintResponse {
+  /** The page to frame, on `embedOrigin`, with the single-use handle in it: never logged. */
   embedUrl: string;
+  /** The origin the framed page posts its messages from, canonical (`https://host[:port]`). */
   embedOrigin: string;
+  /** How the service signed the user in: `microsoft`, `google`, `portal`, `none` or a newer one. */
   provider: Provider;
   /** Seconds the single-use handle stays redeemable (120), 0 when no handle was issued. */
   expiresIn: number;
@@ -39,11 +52,20 @@ export const CATALOGUE_PATH = '/forms';
 export type CatalogueEntry =
   | {
       kind: 'form';
+      /** The designer form's id, for `<form-embed form-id>`. */
       formId: string;
+      /** The form's name, as its organisation wrote it: for a menu. */
       name: string;
+      /** Whom the form signs in: a Microsoft user, a Google user, or nobody (`none`). */
       authType: 'microsoft' | 'google' | 'none' | (string & {});
     }
-  | { kind: 'coreForm'; slug: string; name: string };
+  | {
+      kind: 'coreForm';
+      /** The Core form's slug, for `<form-embed core-slug>`. */
+      slug: string;
+      /** The form's name, as its organisation wrote it: for a menu. */
+      name: string;
+    };
 
 /** The 200 answer of `GET {endpoint}/forms`: designer forms first, then Core forms. */
 export interface Catalogue {

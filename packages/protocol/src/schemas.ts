@@ -51,7 +51,9 @@ export type Organisation = z.infer<typeof OrganisationSchema>;
  * and of its Core forms post from them (docs/contract.md#organisation-and-embed-origins).
  */
 export interface EmbedOrigins {
+  /** The origin of the designer forms' pages: a `frame-src` of the portal's pages. */
   formsOrigin: string;
+  /** The origin of the Core forms' pages: a `frame-src` of the portal's pages too. */
   coreFormsOrigin: string;
 }
 
@@ -167,8 +169,17 @@ export const CoreFormListSchema = z.object({ forms: z.array(CoreFormSchema) });
 
 /** The FormSessionRequest's `user`: each field optional, as the form's authType needs. */
 export const FormSessionUserSchema = z.object({
+  /** The user's Microsoft tenant id: a microsoft form needs it, unless `clientId` is given. */
   microsoftTenantId: z.string().optional(),
+  /**
+   * The organisation's client the user belongs to: instead of `microsoftTenantId`; for a form
+   * that signs nobody in, the client its submission is attributed to.
+   */
   clientId: z.string().optional(),
+  /**
+   * Who the user is: their Microsoft object id or user principal name, their Google Workspace
+   * address, or (for a form that signs nobody in, optional) the portal's own identifier.
+   */
   userIdentifier: z.string().optional(),
 });
 /** The FormSessionRequest's `user`: `{microsoftTenantId?, clientId?, userIdentifier?}`. */
