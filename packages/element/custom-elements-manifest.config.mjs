@@ -8,6 +8,7 @@ export default {
     {
       name: 'form-embed-public-api-only',
       packageLinkPhase({ customElementsManifest }) {
+        keepPublicModules(customElementsManifest);
         for (const module of customElementsManifest.modules) {
           for (const declaration of module.declarations ?? []) {
             // The analyzer lists private `#members` too, and the protected `_members` the
@@ -23,6 +24,27 @@ export default {
     },
   ],
 };
+
+/** The modules a page imports (package.json's exports), whose exports are the public API. */
+const ENTRY_MODULES = /^src\/(index|define|react|react-jsx|locales\/[\w-]+)\.ts$/;
+/** The element's class chain: tools follow `inheritedFrom` to them. */
+const CLASS_CHAIN = ['FormEmbedElement', 'FormEmbedProperties', 'FormEmbedStatus'];
+
+/**
+ * Leaves out what no entry exports (the analyzer reads every module: `make`, `fire`, the retry
+ * policy, the development warnings), which tools would otherwise list as the element's API.
+ */
+function keepPublicModules(manifest) {
+  const exported = (module) => (module.exports ?? []).map((entry) => entry.name);
+  const entries = manifest.modules.filter((module) => ENTRY_MODULES.test(module.path));
+  const names = new Set([...CLASS_CHAIN, ...entries.flatMap(exported)]);
+  manifest.modules = manifest.modules.filter((module) => {
+    if (ENTRY_MODULES.test(module.path)) return true;
+    module.declarations = (module.declarations ?? []).filter((item) => names.has(item.name));
+    module.exports = (module.exports ?? []).filter((entry) => names.has(entry.name));
+    return module.declarations.length > 0;
+  });
+}
 
 /**
  * What the analyzer merges or leaves out of `<form-embed>`: the static `messages` and the

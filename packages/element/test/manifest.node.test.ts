@@ -108,4 +108,17 @@ describe('custom-elements.json', () => {
       ['src/define.ts', 'form-embed', 'FormEmbedElement', 'src/form-embed-element.ts'],
     ]);
   });
+
+  // Tools (IDEs, Storybook) list what the manifest declares as the element's API.
+  test('declares only what an entry exports, and the classes <form-embed> inherits from', async () => {
+    const { manifest } = await analyzeOnce();
+    const declared = manifest.modules.flatMap((module) =>
+      (module.declarations ?? []).map((item) => (item as { name?: string }).name),
+    );
+    for (const internal of ['make', 'fire', 'retryDelay', 'mintUrl', 'failureKey', 'misuses']) {
+      assert.ok(!declared.includes(internal), `${internal} is internal`);
+    }
+    assert.ok(declared.includes('FormEmbedStatus'), 'the class chain stays');
+    assert.ok(declared.includes('messages') && declared.includes('FormEmbed'));
+  });
 });
