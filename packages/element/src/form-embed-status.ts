@@ -8,12 +8,11 @@ import type { FormEmbedState } from './types.js';
  * as `role=status` is by default, made once so that it is a live region before it speaks. It
  * holds one message, in a slot that a page may fill instead, and at most one button, both
  * written as text, never as HTML. `FormEmbedElement` adds the runs that move the state.
- *
- * The `_…` members are shared with `FormEmbedElement` alone, as Lit shares its own: tagged
- * internal, so the published types leave them out, and the no-bundler build shortens their names
- * as it does `#private` ones (SHARED_MEMBERS in scripts/no-bundler-file.ts). The lifecycle
- * callbacks a subclass may extend are tagged ignore instead: out of the manifest, in the types.
  */
+// The `_…` members are shared with `FormEmbedElement` alone, as Lit shares its own: tagged
+// internal, so the published types leave them out, and the no-bundler build shortens their names
+// as it does `#private` ones (SHARED_MEMBERS in scripts/no-bundler-file.ts). The lifecycle
+// callbacks a subclass may extend are tagged ignore instead: out of the manifest, in the types.
 export abstract class FormEmbedStatus extends FormEmbedProperties {
   #state: FormEmbedState = 'idle';
   #area!: HTMLElement;

@@ -25,8 +25,9 @@ export function originOf(value: string): string | undefined {
 /**
  * True when `embedUrl` is an absolute URL on exactly `embedOrigin`: its origin, compared as the
  * contract's "begins with the embed origin". A user name or password before the host is not
- * looked at (the element's bundle has no bytes for it); the middleware refuses such a URL.
+ * looked at; the middleware refuses such a URL.
  */
+// Not looked at here because the element's bundle has no bytes for it.
 export function isOnEmbedOrigin(embedUrl: string, embedOrigin: string): boolean {
   return !!embedOrigin && canonicalOrigin(embedUrl) === embedOrigin;
 }

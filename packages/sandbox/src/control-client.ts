@@ -16,9 +16,9 @@ type Actions = typeof controlActions;
  * `sandbox.control`'s methods over HTTP, each answering a promise: `stats()` answers
  * `{requests, store, faults, latencyMs, dropped}` (`control.stats()`, `storeStats()`,
  * `pendingFaults()`, `latencyMs()` and `droppedRequests()` at once).
- * The parameters are the in-process method's own, optional ones included: the table's `toBody`
- * arrows, typed from context, would make `changeFormsDomain(kind?)`'s `kind` required.
  */
+// The parameters are the in-process method's own, optional ones included: the table's `toBody`
+// arrows, typed from context, would make `changeFormsDomain(kind?)`'s `kind` required.
 export type ControlClient = {
   [M in ControlActionName]: (
     ...args: Parameters<SandboxControl[M]>
