@@ -79,6 +79,8 @@ describe('<form-embed> development warnings', () => {
       'its endpoint is on another origin (https://api.example), so it refuses to mint there.',
     );
     expect(seen.join()).to.contain('allowedEndpointOrigins');
+    // Its mint's untrusted_origin is that refusal: no second line of a session not framed.
+    expect(seen).to.have.length(1);
   });
 
   it('a message override with no text (a missing translation): names the keys and says to leave them out', async () => {
@@ -289,12 +291,21 @@ describe('<form-embed> development warnings', () => {
           .fetchSession=${refusing('unknown', 400)}
         ></form-embed>`,
         html`<form-embed form-id="d" .fetchSession=${async () => ({ data: session() })}></form-embed>`,
+        html`<form-embed
+          form-id="e"
+          .fetchSession=${async () => ({
+            ...session(),
+            embedOrigin: 'http://forms.example',
+            embedUrl: 'http://forms.example/s/1',
+          })}
+        ></form-embed>`,
       ],
     );
     expect(seen).to.deep.equal([
-      `<form-embed form-id="a" state="failed">: its session's embedUrl is not on its embedOrigin written as the browser writes an origin (scheme://host[:port], lower case, no trailing slash), so it refuses to frame it. Answer embedOrigin as @form-embed/protocol's canonicalOrigin() gives the service's formsOrigin or coreFormsOrigin.`,
+      `<form-embed form-id="a" state="failed">: its session's embedUrl is not on its embedOrigin written as the browser writes an origin (scheme://host[:port], lower case, no trailing slash), or that origin is neither https nor loopback, so it refuses to frame it. Answer embedOrigin as @form-embed/protocol's canonicalOrigin() gives the service's formsOrigin or coreFormsOrigin.`,
       `<form-embed form-id="b" state="waiting">: its mint answered 2xx with a body that is no session ({embedUrl, embedOrigin, provider, expiresIn}, expiresIn a number), so it retries, and each retry mints again at the service. Answer the session the service minted.`,
       `<form-embed form-id="d" state="waiting">: its fetchSession resolved with something that is no session ({embedUrl, embedOrigin, provider, expiresIn}, expiresIn a number), so it retries, and each retry mints again at the service. Answer the session the service minted.`,
+      `<form-embed form-id="e" state="failed">: its session's embedUrl is not on its embedOrigin written as the browser writes an origin (scheme://host[:port], lower case, no trailing slash), or that origin is neither https nor loopback, so it refuses to frame it. Answer embedOrigin as @form-embed/protocol's canonicalOrigin() gives the service's formsOrigin or coreFormsOrigin.`,
     ]);
   });
 

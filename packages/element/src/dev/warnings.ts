@@ -7,6 +7,7 @@ import type { FormEmbedErrorEvent } from '../events.js';
 import { FormEmbedElement } from '../form-embed-element.js';
 import { formTarget } from '../form-target.js';
 import { messages as english, FAILURE_GROUPS } from '../messages.js';
+import { UNTRUSTED_ORIGIN } from '../origins.js';
 import { watchForBlockedRequests } from './policy-warnings.js';
 import { warn } from './warn.js';
 
@@ -16,9 +17,20 @@ const KNOWN_KEYS = new Set([
   ...Object.values(FAILURE_GROUPS).flatMap((codes) => codes.split(' ')),
 ]);
 
+/** The endpoint's origin when the default transport refuses it (origins.ts' mintUrl). */
+function refusedEndpointOrigin({
+  endpoint,
+  fetchSession,
+  allowedEndpointOrigins,
+}: FormEmbedElement) {
+  const { origin } = new URL(endpoint, document.baseURI);
+  const refused = !fetchSession && origin !== location.origin;
+  return refused && !allowedEndpointOrigins?.includes(origin) ? origin : undefined;
+}
+
 /** What is wrong with `element`'s attributes and properties, as advice. */
 function misuses(element: FormEmbedElement): string[] {
-  const { formId, coreSlug, loading, endpoint, fetchSession, allowedEndpointOrigins } = element;
+  const { formId, coreSlug, loading } = element;
   const found: string[] = [];
   if (formId != null && coreSlug != null) {
     found.push('it has both form-id and core-slug. Keep the one that names the form to frame.');
@@ -34,8 +46,8 @@ function misuses(element: FormEmbedElement): string[] {
   if (loading !== 'eager' && loading !== 'lazy') {
     found.push(`loading="${loading}" is not a loading value. Use "eager" (the default) or "lazy".`);
   }
-  const origin = new URL(endpoint, document.baseURI).origin;
-  if (!fetchSession && origin !== location.origin && !allowedEndpointOrigins?.includes(origin)) {
+  const origin = refusedEndpointOrigin(element);
+  if (origin) {
     found.push(
       `its endpoint is on another origin (${origin}), so it refuses to mint there. Mount the middleware on this page's origin, or list ${origin} in the element's allowedEndpointOrigins property.`,
     );
@@ -115,16 +127,17 @@ function adviseOnRefusedEndpoint(element: FormEmbedElement, { code, status }: Fo
 
 /**
  * A session the element will not frame (origins.ts' trustedSession), which only a back end of the
- * partner's own sends, or a page's `fetchSession`: the person reads "Something went wrong.", or
- * after retries that each mint again at the service, "The form is unavailable right now.". Told
- * by a failure with no status, which nothing else gives these two codes.
+ * partner's own sends, or a page's `fetchSession`: the person reads "This form is not set up
+ * correctly.", or after retries that each mint again at the service, "The form is unavailable
+ * right now.". Told by a failure with no status, which nothing else gives these two codes but a
+ * refused endpoint, told of at connect (misuses).
  */
 function adviseOnUnframedSession(element: FormEmbedElement, { code, status }: FormEmbedErrorEvent) {
   if (status !== 0) return;
-  if (code === 'unknown') {
+  if (code === UNTRUSTED_ORIGIN && !refusedEndpointOrigin(element)) {
     warn(
       element,
-      "its session's embedUrl is not on its embedOrigin written as the browser writes an origin (scheme://host[:port], lower case, no trailing slash), so it refuses to frame it. Answer embedOrigin as @form-embed/protocol's canonicalOrigin() gives the service's formsOrigin or coreFormsOrigin.",
+      "its session's embedUrl is not on its embedOrigin written as the browser writes an origin (scheme://host[:port], lower case, no trailing slash), or that origin is neither https nor loopback, so it refuses to frame it. Answer embedOrigin as @form-embed/protocol's canonicalOrigin() gives the service's formsOrigin or coreFormsOrigin.",
     );
   } else if (code === 'internal_error') {
     const what = element.fetchSession
