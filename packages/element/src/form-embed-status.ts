@@ -24,8 +24,6 @@ export abstract class FormEmbedStatus extends FormEmbedProperties {
   #says: [text?: string, button?: string] = [];
   /** What the area shows: painting it unchanged leaves its nodes, and their focus, alone. */
   #shown?: string;
-  /** Truthy: focus is on the area because `_holdFocus` put it there, not by a click on it. */
-  #held?: unknown;
   /**
    * The wait of this connection before the area may speak; none (0, fewer bytes than undefined)
    * once it was rendered empty.
@@ -65,7 +63,17 @@ export abstract class FormEmbedStatus extends FormEmbedProperties {
   protected override createRenderRoot() {
     const root = super.createRenderRoot();
     this.adoptedCallback();
-    this.#area = root.appendChild(make('div', { role: 'status', part: 'status' }));
+    this.#area = root.appendChild(
+      make('div', {
+        role: 'status',
+        part: 'status',
+        // Focusable only while it holds the focus _holdFocus gave it (see there): so it never
+        // holds focus but from a hold, and a dialog opened later does not focus it.
+        onblur() {
+          (this as HTMLElement).removeAttribute('tabindex');
+        },
+      }),
+    );
     this.#button = make('button', {
       onclick: () => {
         if (this.#state === 'failed') this._retryPressed();
@@ -151,23 +159,23 @@ export abstract class FormEmbedStatus extends FormEmbedProperties {
    * @internal
    */
   protected _holdFocus() {
-    // Focusable only from now: a modal dialog focuses the first focusable node in it, and an area
-    // focusable from the start took that focus (an empty live region) from the page's own controls.
-    this.#held = this.#area.tabIndex = -1;
+    // Focusable until focus leaves it (its blur): a modal dialog focuses the first focusable node
+    // in it, and an area focusable for good took that focus (an empty live region) from the page's
+    // own controls, from the start or after a first hold.
+    this.#area.tabIndex = -1;
     this.#area.focus();
   }
 
   /**
    * If the status area still holds the focus `_holdFocus` gave it (nothing on the page has taken it
-   * since), gives it to the button shown (Try again, or the lapse notice's Dismiss, so that the
+   * since: only a hold makes it focusable), gives it to the button shown (Try again, or the lapse notice's Dismiss, so that the
    * notice is read before the form takes focus), else to `target`, else keeps it on the message.
    * @internal
    */
   protected _handFocusOver(target?: HTMLElement) {
     // activeElement, not :focus, which Chromium matches only while the page itself has focus.
-    if (this.#held && (this.renderRoot as ShadowRoot).activeElement === this.#area) {
+    if ((this.renderRoot as ShadowRoot).activeElement === this.#area) {
       (this.#button.isConnected ? this.#button : target)?.focus();
     }
-    this.#held = false;
   }
 }

@@ -232,6 +232,7 @@ describe('<form-embed> focus', () => {
   it('a click on the status area while loading, with nothing handed to it, does not send focus into the frame', async () => {
     const { element, calls } = await mount();
     await clickStatusArea(element);
+    expect(focusedIn(element), 'the area takes focus only from a hold').to.equal('nothing');
     calls[0]?.resolve(session());
     await settle(element);
     expect(element.state).to.equal('framed');
@@ -246,11 +247,36 @@ describe('<form-embed> focus', () => {
     await settle(element);
     expect(document.activeElement === document.body, 'focus fell with the element').to.equal(true);
     await clickStatusArea(element);
-    expect(focusedIn(element)).to.equal('div status');
+    expect(focusedIn(element)).to.equal('nothing');
     calls.at(-1)?.resolve(session());
     await settle(element);
     expect(element.state).to.equal('framed');
-    expect(focusedIn(element)).to.equal('div status');
+    expect(focusedIn(element)).to.equal('nothing');
+  });
+
+  // The area is focusable only while it holds focus: left focusable after a first hold, it took
+  // a modal dialog's focus again once the dialog reopened.
+  it('after Try again in a modal dialog, the dialog reopened does not focus the status area', async () => {
+    const dialog = await fixture<HTMLDialogElement>(html`<dialog><button>Close</button></dialog>`);
+    const stub = sessionStub();
+    const element = document.createElement('form-embed');
+    element.formId = 'f1';
+    element.fetchSession = stub.fetchSession;
+    dialog.prepend(element);
+    dialog.showModal();
+    (await mintCall(stub.calls, 0)).reject(failure('unknown'));
+    await settle(element);
+    const retry = statusOf(element).querySelector<HTMLButtonElement>('[part=retry]');
+    retry?.focus();
+    retry?.click();
+    (await mintCall(stub.calls, 1)).resolve(session());
+    await settle(element);
+    expect(element.state).to.equal('framed');
+    dialog.close();
+    dialog.showModal();
+    expect(focusedIn(element)).not.to.equal('div status');
+    expect(statusOf(element).hasAttribute('tabindex')).to.equal(false);
+    dialog.close();
   });
 
   // A modal dialog focuses the first focusable node in it: a status area focusable at all times
