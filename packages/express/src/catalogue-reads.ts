@@ -182,10 +182,10 @@ export class CatalogueReads {
     const page = await this.#client.read('clients', ClientPageEnvelope, {
       query: { limit: String(PAGE_SIZE), offset: String(offset) },
     });
-    // No more than the page asked for is read: a service answering more is not followed there.
-    const read = this.#records.read(page.clients.slice(0, PAGE_SIZE), clients);
     return {
-      tenantIds: read.map((client) => client.microsoftTenantId.toLowerCase()),
+      tenantIds: this.#records
+        .read(page.clients, clients)
+        .map((client) => client.microsoftTenantId.toLowerCase()),
       last: !page.hasMore || page.clients.length === 0 || offset + PAGE_SIZE >= page.total,
       total: page.total,
     };

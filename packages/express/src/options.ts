@@ -147,8 +147,8 @@ export interface FormEmbedSessionsOptions {
 /** Options of the catalogue, `GET /forms`. */
 export interface CatalogueOptions {
   /**
-   * Answer a signed-out request (`resolveUser` returned undefined) with the forms that need no
-   * user, instead of `sign_in_required`. Defaults to `false`.
+   * Answer a signed-out request (`resolveUser` returned undefined or null) with the forms that
+   * need no user, instead of `sign_in_required`. Defaults to `false`.
    */
   signedOut?: boolean;
   /**

@@ -70,7 +70,7 @@ function checkedUser(user: unknown, logger: Logger): FormSessionUser | undefined
     );
     if (others.length === 0) return undefined;
     logger.error(
-      `resolveUser returned an object that sets none of microsoftTenantId, clientId and userIdentifier but has ${others.slice(0, 10).map(escapedInvisible).join(', ')}: return the FormSessionRequest user, or undefined when nobody is signed in`,
+      `resolveUser returned an object that sets none of microsoftTenantId, clientId and userIdentifier but has ${others.slice(0, 10).map(escapedInvisible).join(', ')}: return the FormSessionRequest user, or undefined (or null) when nobody is signed in`,
     );
   }
   throw sessionError('internal_error', 'The portal could not tell who is signed in.');

@@ -63,7 +63,6 @@ export class UpstreamErrors {
       : this.#fromSessionError(route, detail, answer);
   }
 
-  /** An answer that is not what the contract documents (not JSON, too large, fields missing). */
   /** Whether `text` holds the API key, in any form the redaction knows (secret-redaction.ts). */
   holdsKey(text: string): boolean {
     return this.#redact(text) !== text;
@@ -80,6 +79,7 @@ export class UpstreamErrors {
     return sessionError('internal_error', "The service's answer held the API key.");
   }
 
+  /** An answer that is not what the contract documents (not JSON, too large, fields missing). */
   badShape(route: Route, answer: UpstreamAnswer): SessionErrorResponse {
     if (answer.body === tooLarge) {
       this.#logger.error(

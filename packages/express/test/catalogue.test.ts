@@ -891,6 +891,37 @@ test('a client in the list throughout is found when another was removed between 
   }
 });
 
+// The contract's pages hold at most the 100 asked for; one that holds more is read whole, not
+// cut at 100, which lost the tenants past it without a word.
+test('a clients page longer than the 100 asked for is read whole: a tenant at its 121st client is found', async () => {
+  const real = (await (
+    await fetch(`${sandbox.baseUrl}/api/v1/clients?limit=100&offset=0`, {
+      headers: { authorization: `Bearer ${sandbox.apiKey}` },
+    })
+  ).json()) as { clients: { id: string; microsoftTenantId: string }[] };
+  const fabrikam = real.clients.find((client) => client.microsoftTenantId === tenants.fabrikam);
+  const filler = real.clients.find((client) => client !== fabrikam);
+  assert.ok(fabrikam && filler);
+  const list = Array.from({ length: 150 }, (_, index) => ({
+    ...filler,
+    id: `client_pad_${index}`,
+    microsoftTenantId: `00000000-0000-4000-8000-${String(index).padStart(12, '0')}`,
+  }));
+  list[120] = { ...filler, ...fabrikam };
+  await using portal = await tenantByHeader(users.megan, async (input, init) => {
+    const url = new URL(String(input));
+    if (url.pathname !== '/api/v1/clients') return fetch(input, init);
+    return Response.json({ clients: list, total: list.length, hasMore: false });
+  });
+  const answer = await portal.request('/forms', { headers: { 'x-tenant': tenants.fabrikam } });
+  assert.equal(answer.status, 200, answer.text);
+  assert.notDeepEqual(
+    names(answer).filter((name) => name.startsWith('core:')),
+    [],
+    'Fabrikam’s Core forms',
+  );
+});
+
 test('a clients list that says hasMore past its total, or on an empty page, or says no more, stops there', async () => {
   for (const lie of [
     { total: 1 },
