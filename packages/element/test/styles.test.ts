@@ -62,6 +62,9 @@ describe('<form-embed> styles', () => {
       element.style.display = display;
       expect(getComputedStyle(element).display).to.equal(display);
       expect((frameOf(element) as HTMLIFrameElement).getBoundingClientRect().height).to.equal(600);
+      // An inline frame sat on a text line, 4 px below the element's end: a scroll box (with a
+      // scrollbar where scrollbars take room) that a modal dialog focused instead of the form.
+      expect(element.scrollHeight, display).to.equal(element.clientHeight);
     }
   });
 
