@@ -7,7 +7,10 @@ import { secretRedactor } from './secret-redaction.js';
 export interface Logger {
   /** To look at: the service slow or failing, a setting that works but may be a mistake. */
   warn(message: string, details?: Record<string, unknown>): void;
-  /** Fails requests until someone acts: a setting, `resolveUser` throwing, an unknown answer. */
+  /**
+   * Needs someone to act: requests fail, or go on without a safeguard (a setting, `resolveUser`
+   * throwing, an answer outside the contract, the limit store down).
+   */
   error(message: string, details?: Record<string, unknown>): void;
 }
 

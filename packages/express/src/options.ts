@@ -22,7 +22,10 @@ export function isFormSessionRoute(route: keyof UpstreamPaths): boolean {
 /** The paths of `upstreamRoutes`, relative to `baseUrl`. */
 export type UpstreamPaths = Pick<ServicePaths, (typeof upstreamRoutes)[number]>;
 
-/** What `resolveUser` returns: the FormSessionRequest `user`, or undefined when nobody is signed in. */
+/**
+ * What `resolveUser` returns: the FormSessionRequest `user`, or undefined (null too) when nobody
+ * is signed in.
+ */
 export type ResolvedUser = FormSessionUser | undefined;
 
 /**

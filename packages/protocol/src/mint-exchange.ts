@@ -26,7 +26,10 @@ export type FormTarget =
 export interface MintResponse {
   /** The page to frame, on `embedOrigin`, with the single-use handle in it: never logged. */
   embedUrl: string;
-  /** The origin the framed page posts its messages from, canonical (`https://host[:port]`). */
+  /**
+   * The origin the framed page posts its messages from, canonical: `https://host[:port]`, or
+   * `http` on this machine in development (the sandbox).
+   */
   embedOrigin: string;
   /** How the service signed the user in: `microsoft`, `google`, `portal`, `none` or a newer one. */
   provider: Provider;
@@ -56,7 +59,7 @@ export type CatalogueEntry =
       formId: string;
       /** The form's name, as its organisation wrote it: for a menu. */
       name: string;
-      /** Whom the form signs in: a Microsoft user, a Google user, or nobody (`none`). */
+      /** Whom the form signs in: a Microsoft user, a Google user, nobody (`none`), or a newer one. */
       authType: 'microsoft' | 'google' | 'none' | (string & {});
     }
   | {
