@@ -167,23 +167,33 @@ export type CoreForm = z.infer<typeof CoreFormSchema>;
 /** The answer of the Core forms list (docs/contract.md#paths-we-chose). */
 export const CoreFormListSchema = z.object({ forms: z.array(CoreFormSchema) });
 
-/** The FormSessionRequest's `user`: each field optional, as the form's authType needs. */
-export const FormSessionUserSchema = z.object({
+/**
+ * The FormSessionRequest's `user`: `{microsoftTenantId?, clientId?, userIdentifier?}`, each field
+ * optional, as the form's authType needs. An interface, not the schema's inferred type, so that
+ * its fields' docs reach a partner's editor (a zod shape's comments do not reach its .d.ts); a
+ * test holds the two the same.
+ */
+export interface FormSessionUser {
   /** The user's Microsoft tenant id: a microsoft form needs it, unless `clientId` is given. */
-  microsoftTenantId: z.string().optional(),
+  microsoftTenantId?: string;
   /**
    * The organisation's client the user belongs to: instead of `microsoftTenantId`; for a form
    * that signs nobody in, the client its submission is attributed to.
    */
-  clientId: z.string().optional(),
+  clientId?: string;
   /**
    * Who the user is: their Microsoft object id or user principal name, their Google Workspace
    * address, or (for a form that signs nobody in, optional) the portal's own identifier.
    */
+  userIdentifier?: string;
+}
+
+/** The schema of a FormSessionUser. */
+export const FormSessionUserSchema = z.object({
+  microsoftTenantId: z.string().optional(),
+  clientId: z.string().optional(),
   userIdentifier: z.string().optional(),
 });
-/** The FormSessionRequest's `user`: `{microsoftTenantId?, clientId?, userIdentifier?}`. */
-export type FormSessionUser = z.infer<typeof FormSessionUserSchema>;
 
 /** The body of a form-session request: `{user?}`. */
 export const FormSessionRequestSchema = z.object({ user: FormSessionUserSchema.optional() });

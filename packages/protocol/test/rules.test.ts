@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import type { z } from 'zod';
 import {
   FORM_REF_MAX_LENGTH,
+  type FormSessionUser,
+  FormSessionUserSchema,
   formRefRefusal,
   isDotSegment,
   isKnownSessionErrorCode,
@@ -104,4 +107,15 @@ describe('portal codes', () => {
     assert.equal(isKnownSessionErrorCode('sign_in_required'), false);
     assert.equal(isPortalErrorCode('toString'), false);
   });
+});
+
+// FormSessionUser is written out (its fields' docs reach a partner's editor, which the schema's
+// inferred type would not carry): the typecheck holds it the same as what the schema parses.
+test('FormSessionUser is exactly what FormSessionUserSchema parses', () => {
+  // Identical, not only assignable both ways (an extra optional field would pass that).
+  type Same<A, B> =
+    (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+  const same: Same<FormSessionUser, z.infer<typeof FormSessionUserSchema>> = true;
+  const user: FormSessionUser = FormSessionUserSchema.parse({ clientId: 'c' });
+  assert.ok(same && user.clientId === 'c');
 });
