@@ -48,6 +48,17 @@ async function framedWithNotice() {
   return element;
 }
 
+/** A dialog holding a Close button and, before it, an element minting through a stub. */
+async function inDialog() {
+  const dialog = await fixture<HTMLDialogElement>(html`<dialog><button>Close</button></dialog>`);
+  const stub = sessionStub();
+  const element = document.createElement('form-embed');
+  element.formId = 'f1';
+  element.fetchSession = stub.fetchSession;
+  dialog.prepend(element);
+  return { dialog, stub, element };
+}
+
 describe('<form-embed> focus', () => {
   /** Mounts, fails the first mint, then focuses and clicks Try again (the second mint is due). */
   async function tryAgainByKeyboard() {
@@ -257,12 +268,7 @@ describe('<form-embed> focus', () => {
   // The area is focusable only while it holds focus: left focusable after a first hold, it took
   // a modal dialog's focus again once the dialog reopened.
   it('after Try again in a modal dialog, the dialog reopened does not focus the status area', async () => {
-    const dialog = await fixture<HTMLDialogElement>(html`<dialog><button>Close</button></dialog>`);
-    const stub = sessionStub();
-    const element = document.createElement('form-embed');
-    element.formId = 'f1';
-    element.fetchSession = stub.fetchSession;
-    dialog.prepend(element);
+    const { dialog, stub, element } = await inDialog();
     dialog.showModal();
     (await mintCall(stub.calls, 0)).reject(failure('unknown'));
     await settle(element);
@@ -283,12 +289,7 @@ describe('<form-embed> focus', () => {
   // took that focus (an empty live region, no ring), and an element made as the dialog opened then
   // handed it to its frame before the form's page had loaded, so the first Tab skipped the form.
   it('a modal dialog holding the element does not focus its status area, framed or made as it opens', async () => {
-    const dialog = await fixture<HTMLDialogElement>(html`<dialog><button>Close</button></dialog>`);
-    const stub = sessionStub();
-    const element = document.createElement('form-embed');
-    element.formId = 'f1';
-    element.fetchSession = stub.fetchSession;
-    dialog.prepend(element);
+    const { dialog, stub, element } = await inDialog();
     (await mintCall(stub.calls, 0)).resolve(session());
     await settle(element);
     dialog.showModal();

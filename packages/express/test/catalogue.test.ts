@@ -845,24 +845,30 @@ test('tenants in no client share the reading of the clients list: a second one c
   }
 });
 
+/** 150 clients made from the sandbox's first, each of a tenant of its own, Fabrikam's at `at`. */
+async function clientsWithFabrikamAt(at: number) {
+  const real = (await (
+    await fetch(`${sandbox.baseUrl}/api/v1/clients?limit=100&offset=0`, {
+      headers: { authorization: `Bearer ${sandbox.apiKey}` },
+    })
+  ).json()) as { clients: { id: string; microsoftTenantId: string }[] };
+  const fabrikam = real.clients.find((client) => client.microsoftTenantId === tenants.fabrikam);
+  const filler = real.clients.find((client) => client !== fabrikam);
+  assert.ok(fabrikam && filler);
+  const list = Array.from({ length: 150 }, (_, index) => ({
+    ...filler,
+    id: `client_pad_${index}`,
+    microsoftTenantId: `00000000-0000-4000-8000-${String(index).padStart(12, '0')}`,
+  }));
+  list[at] = { ...filler, ...fabrikam };
+  return list;
+}
+
 test('a client in the list throughout is found when another was removed between the pages kept: a page whose total differs has the list read anew', async () => {
   const clock = installCacheClock();
   try {
-    const real = (await (
-      await fetch(`${sandbox.baseUrl}/api/v1/clients?limit=100&offset=0`, {
-        headers: { authorization: `Bearer ${sandbox.apiKey}` },
-      })
-    ).json()) as { clients: { id: string; microsoftTenantId: string }[] };
-    const fabrikam = real.clients.find((client) => client.microsoftTenantId === tenants.fabrikam);
-    const filler = real.clients.find((client) => client !== fabrikam);
-    assert.ok(fabrikam && filler);
     // 150 clients, Fabrikam's at index 100: on the second page until one before it goes.
-    let list = Array.from({ length: 150 }, (_, index) => ({
-      ...filler,
-      id: `client_pad_${index}`,
-      microsoftTenantId: `00000000-0000-4000-8000-${String(index).padStart(12, '0')}`,
-    }));
-    list[100] = { ...filler, ...fabrikam };
+    let list = await clientsWithFabrikamAt(100);
     await using portal = await tenantByHeader(users.megan, async (input, init) => {
       const url = new URL(String(input));
       if (url.pathname !== '/api/v1/clients') return fetch(input, init);
@@ -894,20 +900,7 @@ test('a client in the list throughout is found when another was removed between 
 // The contract's pages hold at most the 100 asked for; one that holds more is read whole, not
 // cut at 100, which lost the tenants past it without a word.
 test('a clients page longer than the 100 asked for is read whole: a tenant at its 121st client is found', async () => {
-  const real = (await (
-    await fetch(`${sandbox.baseUrl}/api/v1/clients?limit=100&offset=0`, {
-      headers: { authorization: `Bearer ${sandbox.apiKey}` },
-    })
-  ).json()) as { clients: { id: string; microsoftTenantId: string }[] };
-  const fabrikam = real.clients.find((client) => client.microsoftTenantId === tenants.fabrikam);
-  const filler = real.clients.find((client) => client !== fabrikam);
-  assert.ok(fabrikam && filler);
-  const list = Array.from({ length: 150 }, (_, index) => ({
-    ...filler,
-    id: `client_pad_${index}`,
-    microsoftTenantId: `00000000-0000-4000-8000-${String(index).padStart(12, '0')}`,
-  }));
-  list[120] = { ...filler, ...fabrikam };
+  const list = await clientsWithFabrikamAt(120);
   await using portal = await tenantByHeader(users.megan, async (input, init) => {
     const url = new URL(String(input));
     if (url.pathname !== '/api/v1/clients') return fetch(input, init);
