@@ -1,13 +1,13 @@
 // The records the catalogue reads from the service, and the envelopes of their lists: what
 // `CatalogueReads` asks `ListedRecords` to read, one record at a time.
 import {
+  AuthTypeSchema,
   AvailabilitySchema,
   ClientEnvironmentSchema,
   ClientPageSchema,
   ClientSchema,
   CoreFormSchema,
   FormSchema,
-  OpenAuthTypeSchema,
 } from '@form-embed/protocol';
 import { z } from 'zod';
 import type { RecordKind } from './listed-records.js';
@@ -23,7 +23,7 @@ import type { RecordKind } from './listed-records.js';
 export const designerForms: RecordKind<ListedForm> = {
   name: 'form',
   ref: 'id',
-  schema: FormSchema.extend({ authType: OpenAuthTypeSchema }),
+  schema: FormSchema.extend({ authType: AuthTypeSchema }),
   open: {
     authType: {
       known: FormSchema.shape.authType.options,

@@ -2,7 +2,7 @@ import {
   type FormSession,
   FormSessionSchema,
   type FormTarget,
-  OpenProviderSchema,
+  KnownProviderSchema,
   type Provider,
   ProviderSchema,
 } from '@form-embed/protocol';
@@ -24,7 +24,7 @@ const isSuccess = (status: number) => status >= 200 && status < 300;
 // is rather than failed (and retried, each retry a mint).
 const FormSessionAnswerSchema = FormSessionSchema.extend({
   embedUrl: z.string(),
-  provider: OpenProviderSchema,
+  provider: ProviderSchema,
 });
 
 /**
@@ -94,7 +94,7 @@ export class ServiceClient {
       if (this.#errors.holdsKey(embedUrl) || this.#errors.holdsKey(provider)) {
         throw this.#errors.echoedKey(route, answer);
       }
-      if (!ProviderSchema.safeParse(provider).success) {
+      if (!KnownProviderSchema.safeParse(provider).success) {
         this.#warnOnce(
           `the service minted a session of provider ${shownValue(provider)}, which this release does not know: it is passed on as it is (form-embed-session's provider)`,
         );

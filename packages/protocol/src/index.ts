@@ -3,7 +3,6 @@ export { isPublicAvailability, isWithdrawnForTenant } from './core-form-rules.js
 export { formRefRefusal } from './form-ref-refusal.js';
 export { isLoopbackHostname } from './loopback.js';
 export {
-  type AuthType,
   AuthTypeSchema,
   type Availability,
   AvailabilitySchema,
@@ -28,9 +27,10 @@ export {
   FormSessionSchema,
   type FormSessionUser,
   FormSessionUserSchema,
+  type KnownAuthType,
+  KnownAuthTypeSchema,
+  KnownProviderSchema,
   MintResponseSchema,
-  OpenAuthTypeSchema,
-  OpenProviderSchema,
   type Organisation,
   OrganisationSchema,
   PlainErrorBodySchema,

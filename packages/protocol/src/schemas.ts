@@ -86,10 +86,10 @@ export const ClientPageSchema = z.object({
   hasMore: z.boolean(),
 });
 
-/** A designer form's `authType`: the contract's five, closed (unlike `OpenAuthTypeSchema`). */
-export const AuthTypeSchema = z.enum(['none', 'password', 'microsoft', 'google', 'internal']);
+/** A designer form's `authType`: the contract's five, closed (unlike `AuthTypeSchema`). */
+export const KnownAuthTypeSchema = z.enum(['none', 'password', 'microsoft', 'google', 'internal']);
 /** A designer form's `authType`: `none`, `password`, `microsoft`, `google` or `internal`. */
-export type AuthType = z.infer<typeof AuthTypeSchema>;
+export type KnownAuthType = z.infer<typeof KnownAuthTypeSchema>;
 
 /**
  * How the contract writes its enums' values: a lower-case letter, then letters, digits or
@@ -108,14 +108,14 @@ const OpenValueSchema = z.string().regex(ENUM_VALUE_FORM);
  * A designer form's authType as the middleware reads it: one of the five, or a newer one
  * (docs/contract.md#designer-forms), which `GET /forms` passes on.
  */
-export const OpenAuthTypeSchema = OpenValueSchema;
+export const AuthTypeSchema = OpenValueSchema;
 
 /** A designer Form, as `GET /api/v1/forms` lists it. */
 export const FormSchema = z.object({
   id: z.string(),
   name: z.string(),
   shareUrl: z.url(),
-  authType: AuthTypeSchema,
+  authType: KnownAuthTypeSchema,
   /** true for microsoft, google and none; clients branch on this field, not on authType. */
   embeddable: z.boolean(),
   listedOnHomepage: z.boolean(),
@@ -200,19 +200,19 @@ export const FormSessionRequestSchema = z.object({ user: FormSessionUserSchema.o
 /** The body of a form-session request (docs/contract.md#form-sessions). */
 export type FormSessionRequest = z.infer<typeof FormSessionRequestSchema>;
 
-/** A FormSession's `provider`: the contract's four values, closed (unlike `OpenProviderSchema`). */
-export const ProviderSchema = z.enum(['microsoft', 'google', 'portal', 'none']);
+/** A FormSession's `provider`: the contract's four values, closed (unlike `ProviderSchema`). */
+export const KnownProviderSchema = z.enum(['microsoft', 'google', 'portal', 'none']);
 
 /**
  * A provider as the middleware passes it on: one of the four, or a newer one this release does
  * not know, written as the contract writes its values (docs/contract.md#form-sessions).
  */
-export const OpenProviderSchema = OpenValueSchema;
+export const ProviderSchema = OpenValueSchema;
 
 /** The service's 200 answer of a form-session request: `{embedUrl, provider, expiresIn, ...}`. */
 export const FormSessionSchema = z.object({
   embedUrl: z.url(),
-  provider: ProviderSchema,
+  provider: KnownProviderSchema,
   expiresIn: z.int().min(0),
   formSessionHandle: z.string().optional(),
 });
@@ -237,6 +237,6 @@ export const EmbedMessageSchema = z.strictObject({
 export const MintResponseSchema = z.strictObject({
   embedUrl: z.url(),
   embedOrigin: EmbedOriginSchema,
-  provider: OpenProviderSchema,
+  provider: ProviderSchema,
   expiresIn: z.int().min(0),
 }) satisfies z.ZodType<MintResponse>;

@@ -1,12 +1,12 @@
 /** The sandbox's designer forms and Core forms (docs/contract.md#designer-forms, #core-forms). */
-import type { AuthType, Availability, CoreFormClientOverride } from '@form-embed/protocol';
+import type { Availability, CoreFormClientOverride, KnownAuthType } from '@form-embed/protocol';
 import { fixtureIds } from './fixture-ids.js';
 
 export interface FormRecord {
   organisationId: string;
   id: string;
   name: string;
-  authType: AuthType;
+  authType: KnownAuthType;
   listedOnHomepage: boolean;
   updatedAt: string;
 }
@@ -22,7 +22,7 @@ export const forms: readonly FormRecord[] = [
   { id: f.internal, name: 'Technician checklist', authType: 'internal' },
 ].map((form) => ({
   ...form,
-  authType: form.authType as AuthType,
+  authType: form.authType as KnownAuthType,
   organisationId: fixtureIds.organisation,
   listedOnHomepage: true,
   updatedAt,

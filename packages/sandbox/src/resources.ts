@@ -1,14 +1,14 @@
 /** Projections of the fixture records into the contract's resources (docs/contract.md). */
 import {
-  type AuthType,
   type CoreForm,
   type Form,
   isPublicAvailability,
+  type KnownAuthType,
 } from '@form-embed/protocol';
 import type { ClientRecord, CoreFormRecord, FormRecord } from './fixtures.js';
 
 /** docs/contract.md#designer-forms: `embeddable` is true for microsoft, google and none, never stored. */
-function isEmbeddableAuthType(authType: AuthType): boolean {
+function isEmbeddableAuthType(authType: KnownAuthType): boolean {
   return authType === 'microsoft' || authType === 'google' || authType === 'none';
 }
 
