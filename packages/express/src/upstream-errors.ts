@@ -138,7 +138,7 @@ export class UpstreamErrors {
     // it if the service says it may. Never one that holds the key (a service echoing it).
     const isNew =
       isNewSessionErrorCode(code) &&
-      this.#redact(code) === code &&
+      !this.holdsKey(code) &&
       answer.status >= 400 &&
       answer.status <= 599;
     const retryable = isNew && detail.retryable;
