@@ -7,13 +7,7 @@ import { listenToFrame } from './frame-messages.js';
 import { failureKey, type MessageOverrides, messages } from './messages.js';
 import { type MintFailure, mintFailure } from './mint-failure.js';
 import { mintThrough } from './mint-session.js';
-import {
-  ATTEMPT_TIMEOUT_MS,
-  FRESHNESS_MARGIN_S,
-  MAX_ATTEMPTS,
-  remintBound,
-  retryDelay,
-} from './retry-policy.js';
+import { ATTEMPT_TIMEOUT_MS, MAX_ATTEMPTS, remintBound, retryDelay } from './retry-policy.js';
 import { nearViewport, timeLimited, untilRetry } from './waits.js';
 
 /**
@@ -139,12 +133,10 @@ export class FormEmbedElement extends FormEmbedStatus {
         this._setStatus('minting', attempt > 1 ? 'retrying' : 'loading');
         const session = await minted;
         if (signal.aborted || !this.ownerDocument.defaultView) return;
-        // A handle is single use and short-lived: one that may lapse while the page loads is a
+        // A handle is single use and short-lived: one whose mint took more than half its life
+        // may lapse while the page loads (the frame gets at least as long as the mint took). A
         // failed attempt (a slow mint), retried as any other, never framed.
-        if (
-          session.expiresIn &&
-          performance.now() - started > (session.expiresIn - FRESHNESS_MARGIN_S) * 1000
-        ) {
+        if (session.expiresIn && performance.now() - started > session.expiresIn * 500) {
           throw mintFailure('unavailable', true);
         }
         return this.#frame(session, attempt, signal);

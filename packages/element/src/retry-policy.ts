@@ -23,14 +23,11 @@ export function remintBound() {
   };
 }
 
-/** An answer is framed only while its handle has at least this many seconds left. */
-export const FRESHNESS_MARGIN_S = 10;
-
 /**
  * How long one attempt may go unanswered before it is abandoned and retried (`unavailable`): a mint
  * held by a network that swallows the request left "Loading the form…" up forever. The middleware
- * bounds each step of a mint by its timeoutMs (10 s by default); an answer past 110 s could not be
- * framed anyway (FRESHNESS_MARGIN_S of a 120 s handle).
+ * bounds each step of a mint by its timeoutMs (10 s by default); an answer past 60 s could not be
+ * framed anyway (half of a 120 s handle's life, form-embed-element.ts).
  */
 export const ATTEMPT_TIMEOUT_MS = 30_000;
 

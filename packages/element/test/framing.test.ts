@@ -81,22 +81,35 @@ describe('<form-embed> framing', () => {
   });
 
   // The contract's handles last 120 s, which an attempt's 30 s limit keeps well clear of; the
-  // margin is what guards a shorter one.
-  it('frames an answer as old as its expiresIn less the 10 s safety margin, to the millisecond', async () => {
+  // rule is what guards a shorter one.
+  it('frames an answer as old as half its expiresIn, to the millisecond', async () => {
     const { element, calls, clock } = await mount();
     const answer = session({ expiresIn: 30 });
-    await clock.tick(20_000);
+    await clock.tick(15_000);
     calls[0]?.resolve(answer);
     await settle(element);
     expect(calls).to.have.length(1);
     expect(frameOf(element)?.src).to.equal(answer.embedUrl);
   });
 
-  it('throws away an answer older than its expiresIn less the safety margin: a failed attempt, retried', async () => {
+  // A sandbox started with a short handleTtlSeconds: a fixed margin of 10 s threw every one away.
+  for (const expiresIn of [1, 10]) {
+    it(`frames a ${expiresIn} s handle answered in half its life`, async () => {
+      const { element, calls, clock } = await mount();
+      const answer = session({ expiresIn });
+      await clock.tick(expiresIn * 500);
+      calls[0]?.resolve(answer);
+      await settle(element);
+      expect(calls).to.have.length(1);
+      expect(frameOf(element)?.src).to.equal(answer.embedUrl);
+    });
+  }
+
+  it('throws away an answer older than half its expiresIn: a failed attempt, retried', async () => {
     const { element, calls, clock } = await mount();
     const events = record(element, 'form-embed-error');
     const stale = session({ expiresIn: 30 });
-    await clock.tick(20_001);
+    await clock.tick(15_001);
     calls[0]?.resolve(stale);
     await settle(element);
     expect(frameOf(element) === null, 'no frame').to.equal(true);
@@ -113,7 +126,7 @@ describe('<form-embed> framing', () => {
   it('answers that keep arriving stale end as unavailable after the attempts, not as a storm of the framed page', async () => {
     const { element, calls, clock } = await mount();
     for (let attempt = 0; attempt < 4; attempt++) {
-      await clock.tick(20_001);
+      await clock.tick(15_001);
       calls[attempt]?.resolve(session({ expiresIn: 30 }));
       await settle(element);
       await clock.tick(10_000); // past any retry wait
