@@ -137,7 +137,15 @@ async function listenTracked(
     const index = servers.indexOf(server);
     if (index !== -1) servers.splice(index, 1);
   });
-  return { server, origin: `http://${HOST}:${(server.address() as AddressInfo).port}` };
+  return { server, origin: listenerOrigin((server.address() as AddressInfo).port) };
+}
+
+/**
+ * A listener's origin as a browser writes it, the default port left out (`GET /me`'s formsOrigin
+ * on port 80 is http://127.0.0.1): a page comparing a message's `event.origin` with it as text.
+ */
+export function listenerOrigin(port: number): string {
+  return new URL(`http://${HOST}:${port}`).origin;
 }
 
 /**

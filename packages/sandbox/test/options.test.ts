@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { type SandboxOptions, startSandbox } from '../src/index.js';
+import { listenerOrigin } from '../src/start-sandbox.js';
 
 test('an option startSandbox does not know is refused, named, not ignored: a typo would go unseen', async () => {
   // Each started with the option left out: a 5 s latency that never came, the contract's limits
@@ -42,4 +43,9 @@ test('every option it documents is taken, undefined ones too', async (t) => {
   });
   t.after(() => sandbox.close());
   assert.match(sandbox.baseUrl, /^http:\/\/127\.0\.0\.1:\d+$/);
+});
+
+test("a listener's origin leaves out the default port, as a browser writes the origin of a page on port 80", () => {
+  assert.equal(listenerOrigin(80), 'http://127.0.0.1');
+  assert.equal(listenerOrigin(8080), 'http://127.0.0.1:8080');
 });
