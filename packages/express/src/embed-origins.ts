@@ -1,13 +1,8 @@
-import {
-  type EmbedOrigins,
-  type FormTarget,
-  isLoopbackHostname,
-  OrganisationSchema,
-} from '@form-embed/protocol';
+import { type EmbedOrigins, type FormTarget, OrganisationSchema } from '@form-embed/protocol';
 import { describe, type Logger } from './logger.js';
-import { isPotentiallyTrustworthy } from './plain-http-warnings.js';
 import type { ServiceClient } from './service-client.js';
 import { SessionErrorResponse, sessionError } from './session-error-response.js';
+import { isPotentiallyTrustworthy, isThisMachineForNode } from './this-machine.js';
 
 /** The embed origin a framed page of `target`'s kind posts from. */
 export function embedOriginFor(origins: EmbedOrigins, target: FormTarget): string {
@@ -55,7 +50,7 @@ export class EmbedOriginCache {
   constructor(client: ServiceClient, logger: Logger, baseUrl: string) {
     this.#client = client;
     this.#logger = logger;
-    this.#serviceOnThisMachine = isLoopbackHostname(new URL(baseUrl).hostname);
+    this.#serviceOnThisMachine = isThisMachineForNode(new URL(baseUrl).hostname);
   }
 
   /**

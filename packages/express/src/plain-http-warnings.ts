@@ -1,17 +1,5 @@
-import { isLoopbackHostname } from '@form-embed/protocol';
 import type { Logger } from './logger.js';
-
-/**
- * Whether `url` is https, or plain http to this machine, where nobody on the way can read it:
- * as a browser reads the name (`forNode` false), or as Node resolves it, which asks DNS for a name
- * under localhost (and may be answered with another machine's address).
- */
-export function isPotentiallyTrustworthy(url: string, forNode: boolean): boolean {
-  const { protocol, hostname } = new URL(url);
-  if (protocol === 'https:') return true;
-  if (forNode && hostname.endsWith('.localhost')) return false;
-  return protocol === 'http:' && isLoopbackHostname(hostname);
-}
+import { isPotentiallyTrustworthy } from './this-machine.js';
 
 /**
  * Warns, once at construction, of the options that go over plain http to another machine. Not
