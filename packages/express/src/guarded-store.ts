@@ -29,7 +29,10 @@ interface StoreHealth {
   initFailed: boolean;
   /** When the current outage began; undefined while the store answers. */
   outageSince: number | undefined;
-  /** Requests that went on without the store during this outage. */
+  /**
+   * Requests that went on without the store, or were refused without it, during this outage: each
+   * once, by the limit it met first (a signed-out mint's address, not also the shared count).
+   */
   uncounted: number;
   /** During an outage one request at a time tries the store; the others do not wait. */
   probing: boolean;
@@ -171,7 +174,7 @@ export class GuardedStore implements Store {
   }
 
   #uncounted(): never {
-    this.#health.uncounted += 1;
+    if (this.#options.probes) this.#health.uncounted += 1;
     recordUncounted(this.#options.limit, this.#options.passOnStoreError);
     if (this.#options.passOnStoreError) throw new StoreBypassed();
     throw sessionError('unavailable', 'The limits cannot be checked at the moment.');
@@ -186,19 +189,25 @@ export class GuardedStore implements Store {
       this.#options.passOnStoreError
         ? "the limit store failed: requests go on without the limits until it answers again (the service's own limit still applies)"
         : 'the limit store failed: requests are refused with unavailable until it answers again (limit.passOnStoreError is false)',
-      { reason: error instanceof StoreTimedOut ? error.message : describe(error) },
+      {
+        reason: error instanceof StoreTimedOut ? error.message : describe(error),
+        since: new Date(health.outageSince).toISOString(),
+      },
     );
   };
 
   #recovered(): void {
     const health = this.#health;
     if (health.outageSince === undefined) return;
-    const seconds = Math.round((Date.now() - health.outageSince) / 1000);
+    const since = health.outageSince;
     health.outageSince = undefined;
-    // Requests that timed out may still have been counted once the store caught up.
+    // Requests that timed out may still have been counted once the store caught up. `since` names
+    // the outage: without it, a second one within a minute would repeat the first's lines, which
+    // the log leaves out (repeated-lines.ts).
     this.#options.logger.warn('the limit store answers again: counting resumed', {
-      outageSeconds: seconds,
+      outageSeconds: Math.round((Date.now() - since) / 1000),
       requestsNotWaitedFor: health.uncounted,
+      since: new Date(since).toISOString(),
     });
   }
 }

@@ -6,20 +6,27 @@ type Route = keyof UpstreamPaths;
 /**
  * Each endpoint of the service that could not be reached or did not answer within `timeoutMs`,
  * since when and how often: the first answer after says the outage is over, which the failures'
- * own line, logged once a minute (repeated-lines.ts), cannot.
+ * own line, logged once a minute (repeated-lines.ts), cannot. Both lines carry `since`, the
+ * outage's start: a second outage within a minute of the first is then a line of its own.
  */
 export class UpstreamOutages {
   readonly #logger: Logger;
-  readonly #down = new Map<Route, { since: number; failures: number }>();
+  readonly #down = new Map<Route, { began: number; since: string; failures: number }>();
 
   constructor(logger: Logger) {
     this.#logger = logger;
   }
 
-  failed(route: Route): void {
+  /** Counts a failure of `route`; answers when its outage began (ISO 8601). */
+  failed(route: Route): string {
     const outage = this.#down.get(route);
-    if (outage) outage.failures += 1;
-    else this.#down.set(route, { since: performance.now(), failures: 1 });
+    if (outage) {
+      outage.failures += 1;
+      return outage.since;
+    }
+    const since = new Date().toISOString();
+    this.#down.set(route, { began: performance.now(), since, failures: 1 });
+    return since;
   }
 
   /** An answer came from `route`, whatever its status: the service is reached again there. */
@@ -28,8 +35,9 @@ export class UpstreamOutages {
     if (!outage) return;
     this.#down.delete(route);
     this.#logger.warn(`the service answers ${method} ${route} again`, {
-      outageSeconds: Math.round((performance.now() - outage.since) / 1000),
+      outageSeconds: Math.round((performance.now() - outage.began) / 1000),
       failedRequests: outage.failures,
+      since: outage.since,
     });
   }
 }

@@ -51,14 +51,14 @@ export function unavailable(
 ) {
   const timedOut = error instanceof Error && error.name === 'TimeoutError';
   recordUpstream(route, method, startedAt, timedOut ? 'timeout' : 'network');
-  config.outages.failed(route);
+  const since = config.outages.failed(route);
   config.logger.warn(
     timedOut
       ? `the service did not answer ${method} ${route} within timeoutMs (${config.timeoutMs} ms)`
       : refusedCertificate(error)
         ? `the service's TLS certificate was refused for ${method} ${route}: ${CERTIFICATE_ADVICE}`
         : `the service could not be reached for ${method} ${route}`,
-    { request: endpointOf(config, { method, route }), reason: describeCause(error) },
+    { request: endpointOf(config, { method, route }), reason: describeCause(error), since },
   );
   return sessionError(
     'unavailable',

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { fixtureIds, type Sandbox, startSandbox } from '@form-embed/sandbox';
+import FakeTimers from '@sinonjs/fake-timers';
 import { mountMiddleware } from './helpers/harness.js';
 import { SecretWatch } from './helpers/secret-watch.js';
 
@@ -180,6 +181,37 @@ describe('the lines an operator acts on say what happened and what to do', () =>
     );
     assert.equal(logged[1]?.details?.failedRequests, 3);
     assert.equal(typeof logged[1]?.details?.outageSeconds, 'number');
+  });
+
+  test('a second outage within a minute of the first is told as it begins and ends, each line naming its outage by since', async () => {
+    await using portal = await mountMiddleware(watch, {
+      apiKey: sandbox.apiKey,
+      baseUrl: sandbox.baseUrl,
+    });
+    assert.equal((await portal.mint(microsoftForm, { session: 'adele' })).status, 200);
+    const logsBefore = watch.logLines.length;
+    const clock = FakeTimers.install({ toFake: ['Date'], now: Date.UTC(2026, 10, 28, 9) });
+    try {
+      for (const outage of [1, 2]) {
+        sandbox.control.fail({ kind: 'reset', scope: 'session', count: 1 });
+        assert.equal((await portal.mint(microsoftForm, { session: 'adele' })).status, 503);
+        assert.equal((await portal.mint(microsoftForm, { session: 'adele' })).status, 200);
+        clock.tick(outage * 10_000);
+      }
+    } finally {
+      clock.uninstall();
+    }
+    assert.deepEqual(
+      watch.logLines
+        .slice(logsBefore)
+        .map(({ level, message, details }) => `${level} ${message} ${details?.since}`),
+      [
+        'warn the service could not be reached for POST formSession 2026-11-28T09:00:00.000Z',
+        'warn the service answers POST formSession again 2026-11-28T09:00:00.000Z',
+        'warn the service could not be reached for POST formSession 2026-11-28T09:00:10.000Z',
+        'warn the service answers POST formSession again 2026-11-28T09:00:10.000Z',
+      ],
+    );
   });
 
   test('a new forms domain is a warning, once, naming the old and new origins and the CSP', async () => {

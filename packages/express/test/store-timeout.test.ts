@@ -13,6 +13,7 @@ const watch = new SecretWatch();
 let sandbox: Sandbox;
 const microsoftForm = { kind: 'form', formId: fixtureIds.forms.microsoft } as const;
 const STORE_TIMEOUT_MS = 250;
+const ISO_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
 before(async () => {
   sandbox = await startSandbox();
@@ -94,9 +95,11 @@ for (const passOnStoreError of [true, false]) {
       // Nor by express-rate-limit's own logger, per request, for each one let through or refused.
       const errors = watch.logLines.slice(logsBefore).filter((line) => line.level === 'error');
       assert.deepEqual(errors, outages);
-      assert.deepEqual(outages[0]?.details, {
+      const { since, ...details } = outages[0]?.details ?? {};
+      assert.deepEqual(details, {
         reason: `no answer within limit.storeTimeoutMs (${STORE_TIMEOUT_MS} ms)`,
       });
+      assert.match(String(since), ISO_TIME);
     } finally {
       clock.uninstall();
     }
@@ -210,4 +213,55 @@ test('the requests not waited for, logged when an outage ends, are counted for t
     .filter((line) => /counting resumed/.test(line.message))
     .map((line) => Number(line.details?.requestsNotWaitedFor));
   assert.deepEqual(ended, [2, 1]);
+});
+
+test('a signed-out mint not waited for counts once, though it meets two limits (its address, then all signed-out mints)', async () => {
+  // Two mints meet the outage at their address's limit; the third ends it.
+  const store = scriptedStore(['fail', 'fail', 'count', 'count']);
+  await using portal = await mountMiddleware(watch, {
+    apiKey: sandbox.apiKey,
+    baseUrl: sandbox.baseUrl,
+    limit: { store, prefix: 'signed-out-outage:', storeTimeoutMs: STORE_TIMEOUT_MS },
+  });
+  const logsBefore = watch.logLines.length;
+  for (let mint = 1; mint <= 3; mint++) {
+    const answer = await portal.mint({ kind: 'form', formId: fixtureIds.forms.open });
+    assert.equal(answer.status, 200, answer.text);
+  }
+  const ended = watch.logLines
+    .slice(logsBefore)
+    .filter((line) => /counting resumed/.test(line.message))
+    .map((line) => line.details?.requestsNotWaitedFor);
+  assert.deepEqual(ended, [2]);
+});
+
+test('a second outage within a minute of the first is logged as it begins and ends, each line naming its outage by since', async () => {
+  // The same reason twice, and the same figures at each end: only `since` tells them apart.
+  const store = scriptedStore(['fail', 'count', 'fail', 'count']);
+  await using portal = await mountMiddleware(watch, {
+    apiKey: sandbox.apiKey,
+    baseUrl: sandbox.baseUrl,
+    limit: { store, prefix: 'two-outages:', storeTimeoutMs: STORE_TIMEOUT_MS },
+  });
+  const clock = FakeTimers.install({ toFake: ['Date'], now: Date.UTC(2026, 10, 28, 9) });
+  try {
+    const logsBefore = watch.logLines.length;
+    for (let mint = 1; mint <= 4; mint++) {
+      const answer = await portal.mint(microsoftForm, { session: 'adele' });
+      assert.equal(answer.status, 200, answer.text);
+      clock.tick(5_000);
+    }
+    const outageLines = watch.logLines
+      .slice(logsBefore)
+      .filter((line) => /^the limit store (failed|answers again)/.test(line.message))
+      .map((line) => `${line.level} ${line.details?.since}`);
+    assert.deepEqual(outageLines, [
+      'error 2026-11-28T09:00:00.000Z',
+      'warn 2026-11-28T09:00:00.000Z',
+      'error 2026-11-28T09:00:10.000Z',
+      'warn 2026-11-28T09:00:10.000Z',
+    ]);
+  } finally {
+    clock.uninstall();
+  }
 });
