@@ -223,3 +223,36 @@ test("a REDIS_URL that reaches something else than Redis: the README's error lis
     for (const socket of connections) socket.destroy();
   }
 });
+
+test("a REDIS_URL that accepts and never answers (a proxy whose Redis is gone): the README's client names a socket timeout and connects again, and mints go on uncounted meanwhile", {
+  timeout: 20_000,
+}, async () => {
+  const connections: Socket[] = [];
+  const silent = createServer((socket) => {
+    connections.push(socket);
+    socket.on('error', () => {});
+  });
+  silent.listen(0, '127.0.0.1');
+  await once(silent, 'listening');
+  const { port } = silent.address() as { port: number };
+  const portal = await startPortalProcess(watch, {
+    ...portalEnv,
+    REDIS_URL: `redis://127.0.0.1:${port}`,
+  });
+  started.push(portal);
+  try {
+    assert.equal((await portal.mint('ida@example.com')).status, 200);
+    // The first connection ends at the README's socketTimeout, and the client tries again.
+    while (connections.length < 2) await once(silent, 'connection');
+    const causes = portal.logs
+      .map((line) => line.message)
+      .filter((message) => message.startsWith('redis: '));
+    assert.ok(
+      causes.some((cause) => /timeout/i.test(cause)),
+      JSON.stringify(causes),
+    );
+  } finally {
+    silent.close();
+    for (const socket of connections) socket.destroy();
+  }
+});

@@ -33,8 +33,12 @@ const redis = createClient({
   url: process.env.REDIS_URL,
   // Fail at once while disconnected rather than queueing commands until Redis is back.
   disableOfflineQueue: true,
+  // A PING a second keeps a quiet connection from the socket timeout, which ends one that stops
+  // answering (a proxy in front of a Redis that is gone): node-redis would wait on it for ever.
+  pingInterval: 1_000,
   socket: {
     connectTimeout: 1_000,
+    socketTimeout: 3_000,
     reconnectStrategy: (retries) => Math.min(100 * 2 ** retries, 2_000), // keep trying, at most every 2 s
   },
 });
