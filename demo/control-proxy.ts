@@ -1,3 +1,4 @@
+import { CONTROL_PATH } from '@form-embed/sandbox';
 import { Router as createRouter, json, type Router } from 'express';
 
 /**
@@ -14,7 +15,7 @@ export function controlProxy(sandboxBaseUrl: string): Router {
       return;
     }
     const upstream = await fetch(
-      `${sandboxBaseUrl}/__sandbox/control/${encodeURIComponent(req.params.action)}`,
+      `${sandboxBaseUrl}${CONTROL_PATH}/${encodeURIComponent(req.params.action)}`,
       {
         method: 'POST',
         headers: { 'content-type': 'application/json' },

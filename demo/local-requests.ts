@@ -7,7 +7,7 @@ import type { NextFunction, Request, Response } from 'express';
  * would otherwise call the middleware as the demo's user (with FORM_EMBED_USER, a real one)
  * and read the embedUrl, handle and all, or drive the sandbox's controls.
  */
-export function loopbackHostOnly(req: Request, res: Response, next: NextFunction): void {
+export function demoOnLoopbackOnly(req: Request, res: Response, next: NextFunction): void {
   if (isLoopbackHost(req.get('host'))) next();
   else res.status(403).type('text/plain').send('The demo answers only on localhost.');
 }

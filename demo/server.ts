@@ -8,7 +8,7 @@ import type { Store } from 'express-rate-limit';
 import { createServer as createViteServer, type ViteDevServer } from 'vite';
 import { servePolicy } from './content-security-policy.js';
 import { controlProxy } from './control-proxy.js';
-import { loopbackHostOnly, sameOriginOnly } from './local-requests.js';
+import { demoOnLoopbackOnly, sameOriginOnly } from './local-requests.js';
 import { isPersonaId, personas } from './personas.js';
 import {
   PERSONA_COOKIE,
@@ -46,7 +46,7 @@ export interface Demo {
 export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
   const app = express();
   app.disable('x-powered-by');
-  app.use(loopbackHostOnly);
+  app.use(demoOnLoopbackOnly);
   const server = createServer(app);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

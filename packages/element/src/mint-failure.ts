@@ -9,7 +9,7 @@ export type MintFailure = Pick<FormSessionError, 'name' | 'code' | 'status' | 'r
   retryAfter?: number | undefined;
 };
 
-/** A failure without a SessionError answer: status 0 unless an answer came. */
+/** A failure the element makes, or reads from an answer: status 0 unless an answer came. */
 export function mintFailure(
   code: SessionErrorCode,
   retryable: boolean,

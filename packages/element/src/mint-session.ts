@@ -61,10 +61,10 @@ export async function mintSession(
   // A failure without one (a proxy's error page, say) is retried only when 5xx.
   const { code, retryable } =
     (body as { error?: Record<string, unknown> } | undefined)?.error ?? {};
-  const known = typeof code === 'string' && code;
+  const given = typeof code === 'string' && code;
   throw mintFailure(
-    known || (status > 499 ? 'unavailable' : 'unknown'),
-    known ? retryable === true : status > 499,
+    given || (status > 499 ? 'unavailable' : 'unknown'),
+    given ? retryable === true : status > 499,
     status,
     retryAfterSeconds(response.headers.get('Retry-After')),
   );

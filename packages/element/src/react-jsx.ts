@@ -6,7 +6,7 @@ import type { FormEmbedEventMap } from './events.js';
 import type { FormEmbedElement } from './form-embed-element.js';
 
 /** The element's properties that React 19 sets as properties, typed as the element types them. */
-type FormEmbedProperties = Partial<
+type SetAsProperties = Partial<
   Pick<
     FormEmbedElement,
     'endpoint' | 'loading' | 'messages' | 'fetchSession' | 'requestInit' | 'allowedEndpointOrigins'
@@ -24,7 +24,7 @@ type FormEmbedListeners = {
  */
 export interface FormEmbedJsxProps
   extends DetailedHTMLProps<HTMLAttributes<FormEmbedElement>, FormEmbedElement>,
-    FormEmbedProperties,
+    SetAsProperties,
     FormEmbedListeners {
   /** The designer form to frame. Set exactly one of `form-id` and `core-slug`. */
   'form-id'?: string;

@@ -114,6 +114,8 @@ export class CatalogueReads {
         // One record: when it is not in the documented shape, that user's Core forms alone are
         // lost (the catalogue's partOfMenu), as by the list.
         const found = await this.#client.find('client', clients.schema, { params: { clientId } });
+        // Read for its log line only (an environment this release does not know), as a list's
+        // records are: find's schema has already checked its shape.
         if (found !== undefined) this.#records.read([found], clients);
         const tenantId = found?.microsoftTenantId.toLowerCase() || undefined;
         return { known: found !== undefined, tenantId };

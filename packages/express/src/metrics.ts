@@ -142,18 +142,18 @@ export function recordAnswer(
 }
 
 /**
- * One request to the service: `endpoint` is its `paths` name (`formSession`, `me`, ...), and
- * `status` the answer's status, or why none was read (`timeout`, `network`, or `redirect`, which
- * fetch refuses unread).
+ * One request to the service: `route` is its `paths` name (`formSession`, `me`, ...), the metric's
+ * `form_embed.upstream.endpoint`, and `status` the answer's status, or why none was read
+ * (`timeout`, `network`, or `redirect`, which fetch refuses unread).
  */
 export function recordUpstream(
-  endpoint: string,
+  route: string,
   method: string,
   startedAt: number,
   status: number | 'timeout' | 'network' | 'redirect',
 ): void {
   const attributes: Attributes = {
-    'form_embed.upstream.endpoint': endpoint,
+    'form_embed.upstream.endpoint': route,
     'http.request.method': method,
   };
   if (typeof status === 'number') attributes['http.response.status_code'] = status;

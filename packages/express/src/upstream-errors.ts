@@ -158,8 +158,8 @@ export class UpstreamErrors {
 
   /**
    * The `Retry-After` of an answer of ours with `status`: the service's, and for a 429 without
-   * one the limit window (docs/contract.md#limits: a 429 always carries it), so that no caller
-   * retries at once into a limit the whole organisation shares.
+   * one RATE_LIMIT_REFILL_SECONDS, not `limit.windowMs` (docs/contract.md#limits: a 429 always
+   * carries it), so that no caller retries at once into a limit the whole organisation shares.
    */
   #waitOf(status: number, answer: UpstreamAnswer): string | undefined {
     return answer.retryAfter ?? (status === 429 ? this.#rateLimitWait : undefined);

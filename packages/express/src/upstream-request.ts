@@ -154,7 +154,7 @@ async function readCapped(
 /**
  * `Retry-After` as a whole number of seconds, at most `maxRetryAfterSeconds`
  * (docs/contract.md#retry-after); undefined when missing or unreadable (a 429 of ours gets the
- * limit window then: `UpstreamErrors`).
+ * service's refill of a minute then: `UpstreamErrors`).
  */
 function retryAfterOf(
   response: Response,
