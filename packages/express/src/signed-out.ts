@@ -12,9 +12,11 @@ const UNREADABLE_LIST_PAUSE_MS = 10_000;
  * designer form needs one when its `authType` is microsoft or google, which the organisation's
  * forms list tells (the catalogue's cached read, so no request of its own most of the time). A form
  * with `authType` none is minted with no user, the contract's own case (provider none, no
- * handle). When the list cannot tell (the form is newer than the cached list, or the list
- * cannot be read, and then for UNREADABLE_LIST_PAUSE_MS), the mint goes ahead and `mintRoute`
- * maps the service's `invalid_request` for a user-less request to `sign_in_required`.
+ * handle). When the list cannot tell (the form is newer than the cached list, its `authType` one
+ * this release does not know, or the list cannot be read, and then for UNREADABLE_LIST_PAUSE_MS),
+ * the mint goes ahead and `mintRoute` maps the service's `invalid_request` for a user-less request
+ * to `sign_in_required`. The signed-out menu is stricter (catalogue-route.ts' opensFor): it offers
+ * only what surely opens, `none`.
  */
 export function signedOutRefusal(
   reads: CatalogueReads,

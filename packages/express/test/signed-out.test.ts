@@ -233,6 +233,22 @@ describe('a mint with nobody signed in (docs/contract.md#portal-codes)', () => {
     assert.equal(answer.status, 200, answer.text);
   });
 
+  test('an authType this release does not know: a signed-out mint is the service’s to refuse (sent, not sign_in_required), and the signed-out menu, which offers only what surely opens, leaves the form out', async () => {
+    await using instance = await mountMiddleware(watch, {
+      apiKey: sandbox.apiKey,
+      baseUrl: sandbox.baseUrl,
+      catalogue: { signedOut: true },
+      fetch: editingFormsList((listed) =>
+        listed.map((form) => (form.id === forms.open ? { ...form, authType: 'passkey' } : form)),
+      ),
+    });
+    const answer = await instance.mint({ kind: 'form', formId: forms.open });
+    assert.equal(answer.status, 200, answer.text);
+    const menu = await instance.request('/forms');
+    assert.equal(menu.status, 200, menu.text);
+    assert.deepEqual((menu.body as Catalogue).forms, []);
+  });
+
   test('a signed-out mint of a form that needs a user is sign_in_required before authorize is asked (which may expect a user)', async () => {
     let asked = 0;
     await using strict = await mountMiddleware(watch, {
