@@ -13,7 +13,12 @@ import { isFormSessionRoute, type UpstreamPaths } from './options.js';
 import { secretRedactor } from './secret-redaction.js';
 import { sessionErrorMessages } from './session-error-messages.js';
 import { cappedRetryAfter, SessionErrorResponse, sessionError } from './session-error-response.js';
-import { notJson, tooLarge, type UpstreamAnswer, type UpstreamConfig } from './upstream-request.js';
+import {
+  tooLarge,
+  type UpstreamAnswer,
+  type UpstreamConfig,
+  unreadable,
+} from './upstream-request.js';
 import { loggedText } from './upstream-text.js';
 
 type Route = keyof UpstreamPaths;
@@ -56,7 +61,7 @@ export class UpstreamErrors {
    * bad shape.
    */
   refusal(route: Route, answer: UpstreamAnswer): SessionErrorResponse {
-    const body = answer.body === notJson || answer.body === tooLarge ? undefined : answer.body;
+    const body = typeof answer.body === 'symbol' ? undefined : answer.body;
     const detail = readSessionError(body);
     return detail === undefined
       ? this.#plain(route, answer)
@@ -79,11 +84,18 @@ export class UpstreamErrors {
     return sessionError('internal_error', "The service's answer held the API key.");
   }
 
-  /** An answer that is not what the contract documents (not JSON, too large, fields missing). */
+  /**
+   * An answer that is not what the contract documents (not JSON, too large, broken off, fields
+   * missing).
+   */
   badShape(route: Route, answer: UpstreamAnswer): SessionErrorResponse {
     if (answer.body === tooLarge) {
       this.#logger.error(
         `the service's answer to ${answer.request} (paths.${route}, status ${answer.status}) was longer than maxUpstreamBodyBytes and was cut off`,
+      );
+    } else if (answer.body === unreadable) {
+      this.#logger.error(
+        `the service's answer to ${answer.request} (paths.${route}, status ${answer.status}) broke off before its end (a body not in the Content-Encoding it names, or a connection cut): check any gateway or proxy between the portal and the service`,
       );
     } else if (answer.status >= 500) {
       // An error page of the service or of a gateway in front of it: the service failed, as a

@@ -46,12 +46,16 @@ export interface UpstreamAnswer {
    * unreadable, and on a success, which never reads it.
    */
   retryAfter: string | undefined;
-  /** The parsed JSON body, `notJson`, or `tooLarge` when it ran past `maxUpstreamBodyBytes`. */
+  /**
+   * The parsed JSON body, `notJson`, `tooLarge` when it ran past `maxUpstreamBodyBytes`, or
+   * `unreadable` when it broke off on the way.
+   */
   body: unknown;
 }
 
 export const notJson = Symbol('not JSON');
 export const tooLarge = Symbol('over maxUpstreamBodyBytes');
+export const unreadable = Symbol('not read to its end');
 
 /**
  * One request to the service: the API key as a Bearer token, no redirect followed, ended after
@@ -93,7 +97,15 @@ export async function requestUpstream(
       redirect: 'error',
       signal: cutOff.signal,
     });
-    const text = await readCapped(response, config.maxUpstreamBodyBytes, cutOff);
+    // A body that broke off (not the Content-Encoding it names, a connection reset) is still an
+    // answer, its status and Retry-After read: not the service unreached. A timeout or the
+    // caller's abort while it was read is handled as before one came.
+    const text = await readCapped(response, config.maxUpstreamBodyBytes, cutOff).catch(
+      (error: unknown) => {
+        if (cutOff.signal.aborted) throw error;
+        return unreadable;
+      },
+    );
     recordUpstream(route, method, startedAt, response.status);
     config.outages.answered(method, route);
     return {
@@ -102,7 +114,7 @@ export async function requestUpstream(
       endpoint: endpointOf(config, request),
       // Read only on a refusal: a success has no use for it.
       retryAfter: response.ok ? undefined : retryAfterOf(response, config),
-      body: text === tooLarge ? tooLarge : parseJson(text),
+      body: typeof text === 'symbol' ? text : parseJson(text),
     };
   } catch (error) {
     if (request.cutOff !== undefined && isCallersAbort(cutOff.signal)) throw cutOff.signal.reason;

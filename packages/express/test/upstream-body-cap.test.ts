@@ -47,11 +47,32 @@ function answerGzipBomb(res: ServerResponse): void {
   res.end(gzipBomb);
 }
 
+/**
+ * An answer whose body breaks off: `broken-gzip` names gzip and is not, `broken-reset` is cut
+ * after its first bytes; `-limited` makes it a 429 with Retry-After 30, else a 200.
+ */
+function answerBrokenOff(url: string, res: ServerResponse): void {
+  const limited = url.includes('-limited');
+  const headers = {
+    'content-type': 'application/json',
+    ...(limited ? { 'retry-after': '30' } : {}),
+  };
+  if (url.includes('broken-gzip')) {
+    res.writeHead(limited ? 429 : 200, { ...headers, 'content-encoding': 'gzip' });
+    res.end('{"this is": "not gzip"}');
+  } else {
+    res.writeHead(limited ? 429 : 200, { ...headers, 'content-length': 100 });
+    res.write('{"error":');
+    setImmediate(() => res.destroy());
+  }
+}
+
 before(async () => {
   upstream = await startFakeUpstream(async (req, res) => {
     if (answerMe(req, res)) return;
     if (req.url?.includes('warm-up')) return void res.writeHead(400).end('{}');
     if (req.url?.includes('gzip-bomb')) return void answerGzipBomb(res);
+    if (req.url?.includes('broken-')) return void answerBrokenOff(req.url, res);
     await streamHugeBody(res, 64 * MiB);
   });
   portal = await mountMiddleware(watch, {
@@ -98,4 +119,23 @@ describe('what is read of an upstream answer', () => {
       'the cut-off was not logged',
     );
   });
+
+  for (const broken of ['broken-gzip', 'broken-reset']) {
+    test(`an answer whose body breaks off (${broken}) is an answer, not the service unreached: a 200's is internal_error, logged as broken off, and a 429's keeps its Retry-After`, async () => {
+      const linesBefore = watch.logLines.length;
+      const answer = await portal.mint({ kind: 'form', formId: broken });
+      assert.equal(answer.status, 500, answer.text);
+      assert.equal(SessionErrorBodySchema.parse(answer.body).error.code, 'internal_error');
+      const messages = watch.logLines.slice(linesBefore).map((line) => line.message);
+      assert.ok(
+        messages.some((message) => message.includes('broke off before its end')),
+        JSON.stringify(messages),
+      );
+      assert.ok(!messages.some((message) => message.includes('could not be reached')));
+      const limited = await portal.mint({ kind: 'form', formId: `${broken}-limited` });
+      assert.equal(limited.status, 429, limited.text);
+      assert.equal(SessionErrorBodySchema.parse(limited.body).error.code, 'rate_limited');
+      assert.equal(limited.headers.get('Retry-After'), '30');
+    });
+  }
 });
