@@ -8,8 +8,8 @@ import { sessionError } from './session-error-response.js';
 import { trustsSender } from './trusted-sender.js';
 
 /**
- * On every route of the router: nothing is cached, and a request from another site is refused
- * (`refuseCrossSite`), its origin logged once (`foreignOriginWarnings`).
+ * On every route of the router: a request from another site is refused (`refuseCrossSite`), its
+ * origin logged once (`foreignOriginWarnings`).
  */
 export function crossSiteGuard(
   allowedOrigins: ReadonlySet<string>,
@@ -17,7 +17,6 @@ export function crossSiteGuard(
 ): RequestHandler {
   const onForeignOrigin = foreignOriginWarnings(logger);
   return function crossSiteGuard(req: Request, res: Response, next: NextFunction): void {
-    res.set('Cache-Control', 'no-store');
     try {
       refuseCrossSite(req, allowedOrigins, onForeignOrigin);
     } catch (refusal) {

@@ -65,6 +65,11 @@ export function formEmbedSessions(options: FormEmbedSessionsOptions): FormEmbedS
   });
 
   const router = express.Router();
+  // Nothing the Router answers is cached: a session, a refusal, a menu, an allowed preflight.
+  router.use((_req, res, next) => {
+    res.set('Cache-Control', 'no-store');
+    next();
+  });
   // Before the cross-site check: a preflight from an allowed origin is answered here, and a
   // grant to any other origin taken back from every answer, refusals included.
   router.use(corsForAllowedOrigins(config.allowedOrigins));

@@ -427,9 +427,10 @@ describe('CORS, for allowedOrigins only', () => {
       },
     });
 
-  test("an allowed origin's preflight is granted, with credentials, for the headers it asks, kept by the browser for 10 minutes", async () => {
+  test("an allowed origin's preflight is granted, with credentials, for the headers it asks, kept by the browser for 10 minutes, and no-store as every answer is", async () => {
     const answer = await preflight(ALLOWED_ORIGIN);
     assert.equal(answer.status, 204, answer.text);
+    assert.equal(answer.headers.get('cache-control'), 'no-store');
     assert.equal(answer.headers.get('access-control-allow-origin'), ALLOWED_ORIGIN);
     assert.equal(answer.headers.get('access-control-allow-credentials'), 'true');
     assert.match(answer.headers.get('access-control-allow-methods') ?? '', /\bPOST\b/);
