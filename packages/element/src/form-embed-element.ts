@@ -158,8 +158,9 @@ export class FormEmbedElement extends FormEmbedStatus {
     } = (error as MintFailure | undefined)?.name === 'FormSessionError'
       ? (error as MintFailure)
       : mintFailure('unavailable', true);
-    // Not a finite number of seconds, 0 or more: absent (docs/contract.md#retry-after).
-    const retryAfter = Number.isFinite(told) && (told as number) >= 0 ? told : undefined;
+    // Not a finite number of seconds, 0 or more: absent (docs/contract.md#retry-after). Not
+    // Number.isFinite: 2 B more.
+    const retryAfter = typeof told === 'number' && told >= 0 && told < 1 / 0 ? told : undefined;
     const willRetry = retryable && attempt < MAX_ATTEMPTS;
     if (willRetry) this._setStatus('waiting', 'retrying');
     // Try again only where trying again can change the outcome: a retryable failure, or a code

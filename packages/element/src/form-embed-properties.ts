@@ -45,8 +45,12 @@ export class FormEmbedProperties extends ReactiveElement {
   declare formId?: string;
   /** The Core form to frame (`core-slug`). */
   declare coreSlug?: string;
-  /** The path where the portal mounts the middleware. Defaults to `/form-sessions`. */
-  declare endpoint: string;
+  /**
+   * The path where the portal mounts the middleware. Unset (the attribute removed, or undefined or
+   * null, as a React prop left out sets it): `/form-sessions`.
+   * @default '/form-sessions'
+   */
+  declare endpoint?: string | null;
   /** `eager` mints on connect; `lazy` mints when the element nears the viewport. Defaults to `eager`. */
   declare loading: 'eager' | 'lazy';
   /** The iframe's accessible name (`frame-title`). Defaults to the `frame` message. */
@@ -95,7 +99,6 @@ export class FormEmbedProperties extends ReactiveElement {
 
   constructor() {
     super();
-    this.endpoint = '/form-sessions';
     this.loading = 'eager';
   }
 }

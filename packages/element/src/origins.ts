@@ -12,13 +12,20 @@ export const UNTRUSTED_ORIGIN = 'untrusted_origin';
 // Tested on a canonical origin (trustedSession checks that first), which has no path after its host.
 const TRUSTED_EMBED_ORIGIN = /^https:|^http:\/\/(.+\.)?(localhost|127(\.\d+){3}|\[::1])(:|$)/;
 
+/** Where the default transport mints while `endpoint` is unset. */
+export const DEFAULT_ENDPOINT = '/form-sessions';
+
 /**
  * The default transport's mint URL for `path` under `endpoint`. An endpoint on another origin
  * would receive the page's `requestInit` headers and choose what is framed: refused unless
  * `allowed` lists its origin.
  */
-export function mintUrl(endpoint: string, path: string, allowed?: readonly string[]): string {
-  const url = endpoint.replace(/\/$/, '') + path;
+export function mintUrl(
+  endpoint: string | null | undefined,
+  path: string,
+  allowed?: readonly string[],
+): string {
+  const url = (endpoint ?? DEFAULT_ENDPOINT).replace(/\/$/, '') + path;
   const { origin } = new URL(url, document.baseURI);
   if (origin !== location.origin && !allowed?.includes(origin)) {
     throw mintFailure(UNTRUSTED_ORIGIN, false);

@@ -68,6 +68,34 @@ describe('<form-embed> default transport', () => {
     expect(frameOf(element)).to.not.equal(null);
   });
 
+  // A React prop left out sets the property to undefined (@lit/react) or null (React 19 on a
+  // re-render); a morphing library removes the attribute.
+  for (const [how, unset] of [
+    ['undefined', (element: FormEmbedElement) => (element.endpoint = undefined)],
+    ['null', (element: FormEmbedElement) => (element.endpoint = null)],
+    ['the attribute removed', (element: FormEmbedElement) => element.removeAttribute('endpoint')],
+  ] as const) {
+    it(`mints at /form-sessions with endpoint unset (${how}): before the first mint, and after one elsewhere`, async () => {
+      stub = stubFetch(() => Response.json(session()));
+      installClock();
+      const element = document.createElement('form-embed');
+      element.setAttribute('form-id', 'f1');
+      unset(element);
+      (await fixture<HTMLDivElement>(html`<div></div>`)).append(element);
+      await settle(element);
+      element.setAttribute('endpoint', '/portal');
+      await settle(element);
+      unset(element);
+      await settle(element);
+      expect(stub.requests.map((request) => request.url)).to.deep.equal([
+        '/form-sessions/forms/f1/session',
+        '/portal/forms/f1/session',
+        '/form-sessions/forms/f1/session',
+      ]);
+      expect(element.state).to.equal('framed');
+    });
+  }
+
   it('follows no redirect, whatever requestInit says: a redirect would carry requestInit to another origin', async () => {
     stub = stubFetch(() => Response.json(session()));
     installClock();

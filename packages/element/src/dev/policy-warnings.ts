@@ -3,6 +3,7 @@
 // element, so the element is found by the URL that was blocked.
 
 import type { FormEmbedElement } from '../form-embed-element.js';
+import { DEFAULT_ENDPOINT } from '../origins.js';
 import { warn } from './warn.js';
 
 /** The elements the page has, held weakly: a page may make and drop them for as long as it runs. */
@@ -66,7 +67,7 @@ function adviseOnBlockedEndpoint({ effectiveDirective, blockedURI }: SecurityPol
   const blocked = originOf(blockedURI);
   for (const element of connected()) {
     if (element.fetchSession || element.state === 'framed' || element.state === 'idle') continue;
-    const origin = new URL(element.endpoint, document.baseURI).origin;
+    const origin = new URL(element.endpoint ?? DEFAULT_ENDPOINT, document.baseURI).origin;
     if (origin !== blocked) continue;
     const source = origin === location.origin ? `'self' (or ${origin})` : origin;
     warn(

@@ -7,7 +7,7 @@ import type { FormEmbedErrorEvent } from '../events.js';
 import { FormEmbedElement } from '../form-embed-element.js';
 import { formTarget } from '../form-target.js';
 import { messages as english, FAILURE_GROUPS } from '../messages.js';
-import { UNTRUSTED_ORIGIN } from '../origins.js';
+import { DEFAULT_ENDPOINT, UNTRUSTED_ORIGIN } from '../origins.js';
 import { watchForBlockedRequests } from './policy-warnings.js';
 import { warn } from './warn.js';
 
@@ -23,7 +23,7 @@ function refusedEndpointOrigin({
   fetchSession,
   allowedEndpointOrigins,
 }: FormEmbedElement) {
-  const { origin } = new URL(endpoint, document.baseURI);
+  const { origin } = new URL(endpoint ?? DEFAULT_ENDPOINT, document.baseURI);
   const refused = !fetchSession && origin !== location.origin;
   return refused && !allowedEndpointOrigins?.includes(origin) ? origin : undefined;
 }
@@ -104,7 +104,8 @@ function adviseOnRefusedEndpoint(element: FormEmbedElement, { code, status }: Fo
   // Where the default transport sent it (origins.ts' mintUrl): the path is put under the endpoint
   // before the page's base resolves it, so an empty endpoint mints at the origin's root.
   const path = mintPath(target);
-  const url = new URL(element.endpoint.replace(/\/$/, '') + path, document.baseURI);
+  const endpoint = element.endpoint ?? DEFAULT_ENDPOINT;
+  const url = new URL(endpoint.replace(/\/$/, '') + path, document.baseURI);
   const mount = url.pathname.slice(0, -path.length) || '/';
   if (code === 'unknown' && (status === 404 || status === 405)) {
     warn(
