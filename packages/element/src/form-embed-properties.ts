@@ -46,8 +46,9 @@ export class FormEmbedProperties extends ReactiveElement {
   /** The Core form to frame (`core-slug`). */
   declare coreSlug?: string;
   /**
-   * The path where the portal mounts the middleware. Unset (the attribute removed, or undefined or
-   * null, as a React prop left out sets it): `/form-sessions`.
+   * The path where the portal mounts the middleware (`/` for the origin's root). Unset or empty (the
+   * attribute removed or blank, or undefined or null, as a React prop left out sets it):
+   * `/form-sessions`.
    * @default '/form-sessions'
    */
   declare endpoint?: string | null;

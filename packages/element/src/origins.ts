@@ -12,7 +12,11 @@ export const UNTRUSTED_ORIGIN = 'untrusted_origin';
 // Tested on a canonical origin (trustedSession checks that first), which has no path after its host.
 const TRUSTED_EMBED_ORIGIN = /^https:|^http:\/\/(.+\.)?(localhost|127(\.\d+){3}|\[::1])(:|$)/;
 
-/** Where the default transport mints while `endpoint` is unset. */
+/**
+ * Where the default transport mints while `endpoint` is unset or empty (as `''`, `undefined` and
+ * `null` all are to the key that restarts a mint: form-embed-element.ts' willUpdate). `/` is the
+ * origin's root.
+ */
 export const DEFAULT_ENDPOINT = '/form-sessions';
 
 /**
@@ -25,7 +29,7 @@ export function mintUrl(
   path: string,
   allowed?: readonly string[],
 ): string {
-  const url = (endpoint ?? DEFAULT_ENDPOINT).replace(/\/$/, '') + path;
+  const url = (endpoint || DEFAULT_ENDPOINT).replace(/\/$/, '') + path;
   const { origin } = new URL(url, document.baseURI);
   if (origin !== location.origin && !allowed?.includes(origin)) {
     throw mintFailure(UNTRUSTED_ORIGIN, false);

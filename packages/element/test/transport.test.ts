@@ -74,6 +74,7 @@ describe('<form-embed> default transport', () => {
     ['undefined', (element: FormEmbedElement) => (element.endpoint = undefined)],
     ['null', (element: FormEmbedElement) => (element.endpoint = null)],
     ['the attribute removed', (element: FormEmbedElement) => element.removeAttribute('endpoint')],
+    ['blank', (element: FormEmbedElement) => element.setAttribute('endpoint', '')],
   ] as const) {
     it(`mints at /form-sessions with endpoint unset (${how}): before the first mint, and after one elsewhere`, async () => {
       stub = stubFetch(() => Response.json(session()));
@@ -95,6 +96,24 @@ describe('<form-embed> default transport', () => {
       expect(element.state).to.equal('framed');
     });
   }
+
+  it('an endpoint going from unset to blank, or back, is the same endpoint: no second mint', async () => {
+    stub = stubFetch(() => Response.json(session()));
+    const element = await mountDefault();
+    element.endpoint = '';
+    await settle(element);
+    element.endpoint = undefined;
+    await settle(element);
+    expect(stub.requests.map((request) => request.url)).to.deep.equal([
+      '/form-sessions/forms/f%201/session',
+    ]);
+  });
+
+  it("mints at the origin's root with endpoint /", async () => {
+    stub = stubFetch(() => Response.json(session()));
+    await mountDefault('/');
+    expect(stub.requests.at(-1)?.url).to.equal('/forms/f%201/session');
+  });
 
   it('follows no redirect, whatever requestInit says: a redirect would carry requestInit to another origin', async () => {
     stub = stubFetch(() => Response.json(session()));

@@ -194,7 +194,7 @@ describe('<form-embed> development warnings', () => {
   });
 
   const mounts: [endpoint: string, mount: string][] = [
-    ['', '/'],
+    ['/', '/'],
     ['nothing-relative/', new URL('nothing-relative', document.baseURI).pathname],
   ];
   for (const [endpoint, mount] of mounts) {

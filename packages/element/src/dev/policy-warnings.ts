@@ -67,7 +67,7 @@ function adviseOnBlockedEndpoint({ effectiveDirective, blockedURI }: SecurityPol
   const blocked = originOf(blockedURI);
   for (const element of connected()) {
     if (element.fetchSession || element.state === 'framed' || element.state === 'idle') continue;
-    const origin = new URL(element.endpoint ?? DEFAULT_ENDPOINT, document.baseURI).origin;
+    const origin = new URL(element.endpoint || DEFAULT_ENDPOINT, document.baseURI).origin;
     if (origin !== blocked) continue;
     const source = origin === location.origin ? `'self' (or ${origin})` : origin;
     warn(

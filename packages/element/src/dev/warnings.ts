@@ -23,7 +23,7 @@ function refusedEndpointOrigin({
   fetchSession,
   allowedEndpointOrigins,
 }: FormEmbedElement) {
-  const { origin } = new URL(endpoint ?? DEFAULT_ENDPOINT, document.baseURI);
+  const { origin } = new URL(endpoint || DEFAULT_ENDPOINT, document.baseURI);
   const refused = !fetchSession && origin !== location.origin;
   return refused && !allowedEndpointOrigins?.includes(origin) ? origin : undefined;
 }
@@ -102,9 +102,9 @@ function adviseOnRefusedEndpoint(element: FormEmbedElement, { code, status }: Fo
   const target = formTarget(element.formId, element.coreSlug);
   if (!target || element.fetchSession) return;
   // Where the default transport sent it (origins.ts' mintUrl): the path is put under the endpoint
-  // before the page's base resolves it, so an empty endpoint mints at the origin's root.
+  // before the page's base resolves it, so an endpoint of / mints at the origin's root.
   const path = mintPath(target);
-  const endpoint = element.endpoint ?? DEFAULT_ENDPOINT;
+  const endpoint = element.endpoint || DEFAULT_ENDPOINT;
   const url = new URL(endpoint.replace(/\/$/, '') + path, document.baseURI);
   const mount = url.pathname.slice(0, -path.length) || '/';
   if (code === 'unknown' && (status === 404 || status === 405)) {
