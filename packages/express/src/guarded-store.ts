@@ -31,7 +31,7 @@ interface StoreHealth {
   outageSince: number | undefined;
   /**
    * Requests that went on without the store, or were refused without it, during this outage: each
-   * once, by the limit it met first (a signed-out mint's address, not also the shared count).
+   * once (a signed-out mint meets two limits), by the limit where it met the outage.
    */
   uncounted: number;
   /** During an outage one request at a time tries the store; the others do not wait. */
@@ -114,7 +114,10 @@ export class GuardedStore implements Store {
   async increment(key: string): Promise<ClientRateLimitInfo> {
     const health = this.#health;
     const probe = health.outageSince !== undefined;
-    if (probe && (health.probing || !this.#options.probes)) return this.#uncounted();
+    // Not counted again by a limit that does not probe: its request met the outage at another.
+    if (probe && (health.probing || !this.#options.probes)) {
+      return this.#uncounted(this.#options.probes);
+    }
     if (probe) health.probing = true;
     try {
       const info = await this.#bounded(this.#increment(key));
@@ -123,7 +126,7 @@ export class GuardedStore implements Store {
     } catch (error) {
       health.initFailed = true;
       this.#failed(error);
-      return this.#uncounted();
+      return this.#uncounted(true);
     } finally {
       if (probe) health.probing = false;
     }
@@ -173,8 +176,8 @@ export class GuardedStore implements Store {
     );
   }
 
-  #uncounted(): never {
-    if (this.#options.probes) this.#health.uncounted += 1;
+  #uncounted(counted: boolean): never {
+    if (counted) this.#health.uncounted += 1;
     recordUncounted(this.#options.limit, this.#options.passOnStoreError);
     if (this.#options.passOnStoreError) throw new StoreBypassed();
     throw sessionError('unavailable', 'The limits cannot be checked at the moment.');

@@ -93,15 +93,15 @@ export class UpstreamErrors {
       this.#logger.error(
         `the service's answer to ${answer.request} (paths.${route}, status ${answer.status}) was longer than maxUpstreamBodyBytes and was cut off`,
       );
-    } else if (answer.body === unreadable) {
-      this.#logger.error(
-        `the service's answer to ${answer.request} (paths.${route}, status ${answer.status}) broke off before its end (a body not in the Content-Encoding it names, or a connection cut): check any gateway or proxy between the portal and the service`,
-      );
     } else if (answer.status >= 500) {
       // An error page of the service or of a gateway in front of it: the service failed, as a
       // 502 does, and nothing in the portal's settings would change it.
       this.#logger.warn(
         `the service failed (status ${answer.status}) on ${route}, answering no SessionError (an error page of the service or of a gateway in front of it): the browser retries; if it lasts, check the service's status`,
+      );
+    } else if (answer.body === unreadable) {
+      this.#logger.error(
+        `the service's answer to ${answer.request} (paths.${route}, status ${answer.status}) broke off before its end (a body not in the Content-Encoding it names, or a connection cut): check any gateway or proxy between the portal and the service`,
       );
     } else {
       this.#logger.error(

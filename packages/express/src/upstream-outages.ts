@@ -11,7 +11,7 @@ type Route = keyof UpstreamPaths;
  */
 export class UpstreamOutages {
   readonly #logger: Logger;
-  readonly #down = new Map<Route, { began: number; since: string; failures: number }>();
+  readonly #down = new Map<Route, { startedAt: number; since: string; failures: number }>();
 
   constructor(logger: Logger) {
     this.#logger = logger;
@@ -25,7 +25,7 @@ export class UpstreamOutages {
       return outage.since;
     }
     const since = new Date().toISOString();
-    this.#down.set(route, { began: performance.now(), since, failures: 1 });
+    this.#down.set(route, { startedAt: performance.now(), since, failures: 1 });
     return since;
   }
 
@@ -35,7 +35,7 @@ export class UpstreamOutages {
     if (!outage) return;
     this.#down.delete(route);
     this.#logger.warn(`the service answers ${method} ${route} again`, {
-      outageSeconds: Math.round((performance.now() - outage.began) / 1000),
+      outageSeconds: Math.round((performance.now() - outage.startedAt) / 1000),
       failedRequests: outage.failures,
       since: outage.since,
     });

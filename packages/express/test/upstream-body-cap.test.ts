@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
+import { EventEmitter, once } from 'node:events';
 import type { ServerResponse } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import { SessionErrorBodySchema } from '@form-embed/protocol';
 import { fixtureIds, fixtureKeys } from '@form-embed/sandbox';
+import FakeTimers from '@sinonjs/fake-timers';
 import { answerMe, type FakeUpstream, startFakeUpstream } from './helpers/fake-upstream.js';
 import { type MountedMiddleware, mountMiddleware } from './helpers/harness.js';
 import { SecretWatch } from './helpers/secret-watch.js';
@@ -73,6 +75,14 @@ before(async () => {
     if (req.url?.includes('warm-up')) return void res.writeHead(400).end('{}');
     if (req.url?.includes('gzip-bomb')) return void answerGzipBomb(res);
     if (req.url?.includes('broken-')) return void answerBrokenOff(req.url, res);
+    if (req.url?.includes('stalled')) {
+      // Headers, the body's first bytes, and then nothing until the portal gives up.
+      res.writeHead(req.url.includes('-limited') ? 429 : 200, {
+        'content-type': 'application/json',
+        'retry-after': '30',
+      });
+      return void res.write('{"embedUrl":');
+    }
     await streamHugeBody(res, 64 * MiB);
   });
   portal = await mountMiddleware(watch, {
@@ -138,4 +148,46 @@ describe('what is read of an upstream answer', () => {
       assert.equal(limited.headers.get('Retry-After'), '30');
     });
   }
+
+  test('a body that stalls past timeoutMs is the service not answering in time: unavailable, logged as such, not an answer broken off', async () => {
+    const headersRead = new EventEmitter();
+    await using slow = await mountMiddleware(watch, {
+      apiKey: fixtureKeys.primary,
+      baseUrl: upstream.baseUrl,
+      resolveUser: () => ({ clientId: fixtureIds.clients.contoso }),
+      timeoutMs: 1_000,
+      // Tells the test once the middleware holds the answer's headers: its body is being read.
+      fetch: async (input, init) => {
+        const response = await fetch(input, init);
+        if (String(input).includes('stalled')) headersRead.emit('read');
+        return response;
+      },
+    });
+    // Only the middleware's timers: sockets and the servers keep real time.
+    const clock = FakeTimers.install({
+      toFake: ['setTimeout', 'clearTimeout'],
+      shouldClearNativeTimers: true,
+    });
+    try {
+      const linesBefore = watch.logLines.length;
+      for (const formId of ['stalled', 'stalled-limited']) {
+        const read = once(headersRead, 'read');
+        const answering = slow.mint({ kind: 'form', formId });
+        await read;
+        await clock.tickAsync(1_000);
+        const answer = await answering;
+        assert.equal(answer.status, 503, answer.text);
+        assert.equal(SessionErrorBodySchema.parse(answer.body).error.code, 'unavailable');
+      }
+      // One line for the two: the second met the same outage (repeated-lines.ts).
+      const messages = watch.logLines.slice(linesBefore).map((line) => line.message);
+      assert.deepEqual(
+        messages,
+        ['the service did not answer POST formSession within timeoutMs (1000 ms)'],
+        JSON.stringify(messages),
+      );
+    } finally {
+      clock.uninstall();
+    }
+  });
 });
