@@ -1,4 +1,4 @@
-import type { FormSessionUser } from '@form-embed/protocol';
+import { type FormSessionUser, formRefRefusal } from '@form-embed/protocol';
 import { LRUCache } from 'lru-cache';
 import {
   ClientPageEnvelope,
@@ -110,6 +110,12 @@ export class CatalogueReads {
   tenantOf(user: FormSessionUser): Promise<UserTenant> {
     if (user.clientId) {
       const clientId = user.clientId;
+      // An id no upstream path may hold (`..`, over 200 characters, path syntax: the rule for a
+      // form id) names no client the organisation has: not read, and not a read that failed,
+      // which would leave the menu offering forms every mint of this user refuses.
+      if (formRefRefusal({ kind: 'form', formId: clientId })) {
+        return Promise.resolve({ known: false, tenantId: undefined });
+      }
       return this.#shared(this.#tenants, `client:${clientId}`, async () => {
         // One record: when it is not in the documented shape, that user's Core forms alone are
         // lost (the catalogue's partOfMenu), as by the list.

@@ -128,6 +128,9 @@ test('a form the user’s own fields and client cannot open is not offered, and 
   const cases: [Record<string, string>, string[]][] = [
     // A client the organisation does not have: client_not_found, whatever the form.
     [{ clientId: clients.otherOrg, userIdentifier: users.otherOrg }, []],
+    // Nor one no path can name, which is not read (a read that failed would keep the designer forms).
+    [{ clientId: '..', userIdentifier: users.adele }, []],
+    [{ clientId: 'c'.repeat(201), userIdentifier: users.adele }, []],
     // A tenant in none of its clients: tenant_not_connected for a microsoft form.
     [
       { microsoftTenantId: tenants.otherOrg, userIdentifier: users.otherOrg },
