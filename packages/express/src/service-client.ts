@@ -7,6 +7,7 @@ import {
   ProviderSchema,
 } from '@form-embed/protocol';
 import { z } from 'zod';
+import { badShape } from './bad-shape.js';
 import { shownValue } from './logger.js';
 import type { ResolvedUser, UpstreamPaths } from './options.js';
 import { UpstreamErrors } from './upstream-errors.js';
@@ -101,7 +102,7 @@ export class ServiceClient {
       }
       return { ...session.data, embedUrlOrigin };
     }
-    throw this.#errors.badShape(route, answer);
+    throw badShape(this.#config.logger, route, answer);
   }
 
   /** A `GET` whose answer must match `schema`. */
@@ -127,7 +128,7 @@ export class ServiceClient {
     if (!isSuccess(answer.status)) throw this.#errors.refusal(route, answer);
     const parsed = schema.safeParse(answer.body);
     if (parsed.success) return parsed.data;
-    throw this.#errors.badShape(route, answer);
+    throw badShape(this.#config.logger, route, answer);
   }
 }
 

@@ -7,18 +7,14 @@ import {
   statusOfSessionErrorCode,
   UNKNOWN_CODE_STATUS,
 } from '@form-embed/protocol';
+import { badShape } from './bad-shape.js';
 import type { Logger } from './logger.js';
 import { WHAT_TO_DO, WHEN_READS_LIMITED } from './operator-advice.js';
 import { isFormSessionRoute, type UpstreamPaths } from './options.js';
 import { secretRedactor } from './secret-redaction.js';
 import { sessionErrorMessages } from './session-error-messages.js';
 import { cappedRetryAfter, SessionErrorResponse, sessionError } from './session-error-response.js';
-import {
-  tooLarge,
-  type UpstreamAnswer,
-  type UpstreamConfig,
-  unreadable,
-} from './upstream-request.js';
+import type { UpstreamAnswer, UpstreamConfig } from './upstream-request.js';
 import { loggedText } from './upstream-text.js';
 
 type Route = keyof UpstreamPaths;
@@ -82,36 +78,6 @@ export class UpstreamErrors {
       `the service's answer to ${answer.request} (paths.${route}) holds the API key in its embedUrl or provider; it was not passed on to the browser. Tell the service's support`,
     );
     return sessionError('internal_error', "The service's answer held the API key.");
-  }
-
-  /**
-   * An answer that is not what the contract documents (not JSON, too large, broken off, fields
-   * missing).
-   */
-  badShape(route: Route, answer: UpstreamAnswer): SessionErrorResponse {
-    if (answer.body === tooLarge) {
-      this.#logger.error(
-        `the service's answer to ${answer.request} (paths.${route}, status ${answer.status}) was longer than maxUpstreamBodyBytes and was cut off`,
-      );
-    } else if (answer.status >= 500) {
-      // An error page of the service or of a gateway in front of it: the service failed, as a
-      // 502 does, and nothing in the portal's settings would change it.
-      this.#logger.warn(
-        `the service failed (status ${answer.status}) on ${route}, answering no SessionError (an error page of the service or of a gateway in front of it): the browser retries; if it lasts, check the service's status`,
-      );
-    } else if (answer.body === unreadable) {
-      this.#logger.error(
-        `the service's answer to ${answer.request} (paths.${route}, status ${answer.status}) broke off before its end (a body not in the Content-Encoding it names, or a connection cut): check any gateway or proxy between the portal and the service`,
-      );
-    } else {
-      this.#logger.error(
-        `the service's answer to ${answer.request} (paths.${route}, status ${answer.status}) is not in the documented shape; check baseUrl (without /api/v1) and paths.${route}`,
-      );
-    }
-    return sessionError(
-      'internal_error',
-      `The service's answer (status ${answer.status}) was not in the documented shape.`,
-    );
   }
 
   #fromSessionError(
@@ -223,7 +189,7 @@ export class UpstreamErrors {
       case 504:
         return this.#unavailable(route, answer);
       default:
-        return this.badShape(route, answer);
+        return badShape(this.#logger, route, answer);
     }
   }
 
@@ -242,7 +208,7 @@ export class UpstreamErrors {
   /** A read refused in the general form `{error: string}`, logged with what the service said. */
   #refusedRead(route: Route, answer: UpstreamAnswer): SessionErrorResponse {
     const said = this.#said(answer);
-    if (!said) return this.badShape(route, answer);
+    if (!said) return badShape(this.#logger, route, answer);
     const todo =
       answer.status === 403
         ? 'the API key may lack a scope this read needs, or the record is another client’s'

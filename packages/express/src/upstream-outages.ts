@@ -11,7 +11,8 @@ type Route = keyof UpstreamPaths;
  */
 export class UpstreamOutages {
   readonly #logger: Logger;
-  readonly #down = new Map<Route, { startedAt: number; since: string; failures: number }>();
+  /** Each endpoint down: when its outage began (Date.now(), as `since` writes it), its failures. */
+  readonly #down = new Map<Route, { began: number; failures: number }>();
 
   constructor(logger: Logger) {
     this.#logger = logger;
@@ -19,14 +20,10 @@ export class UpstreamOutages {
 
   /** Counts a failure of `route`; answers when its outage began (ISO 8601). */
   failed(route: Route): string {
-    const outage = this.#down.get(route);
-    if (outage) {
-      outage.failures += 1;
-      return outage.since;
-    }
-    const since = new Date().toISOString();
-    this.#down.set(route, { startedAt: performance.now(), since, failures: 1 });
-    return since;
+    const outage = this.#down.get(route) ?? { began: Date.now(), failures: 0 };
+    outage.failures += 1;
+    this.#down.set(route, outage);
+    return new Date(outage.began).toISOString();
   }
 
   /** An answer came from `route`, whatever its status: the service is reached again there. */
@@ -35,9 +32,9 @@ export class UpstreamOutages {
     if (!outage) return;
     this.#down.delete(route);
     this.#logger.warn(`the service answers ${method} ${route} again`, {
-      outageSeconds: Math.round((performance.now() - outage.startedAt) / 1000),
+      outageSeconds: Math.round((Date.now() - outage.began) / 1000),
       failedRequests: outage.failures,
-      since: outage.since,
+      since: new Date(outage.began).toISOString(),
     });
   }
 }
