@@ -193,66 +193,72 @@ describe('two portal instances sharing one Redis', () => {
   });
 });
 
-test("a REDIS_URL that reaches something else than Redis: the README's error listener names each cause once, though node-redis meets two in turn on every reconnect", async () => {
-  // Answers every connection as a web server would, and closes it.
+/**
+ * A TCP server on loopback standing in for Redis, `greet` called with each connection, and a
+ * portal process whose REDIS_URL points at it; `done` closes the server and its connections.
+ */
+async function portalOnFakeRedis(greet: (socket: Socket) => void) {
   const connections: Socket[] = [];
-  const notRedis = createServer((socket) => {
+  const server = createServer((socket) => {
     connections.push(socket);
     socket.on('error', () => {});
-    socket.end('HTTP/1.1 400 Bad Request\r\n\r\n');
+    greet(socket);
   });
-  notRedis.listen(0, '127.0.0.1');
-  await once(notRedis, 'listening');
-  const { port } = notRedis.address() as { port: number };
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as { port: number };
   const portal = await startPortalProcess(watch, {
     ...portalEnv,
     REDIS_URL: `redis://127.0.0.1:${port}`,
   });
   started.push(portal);
+  return {
+    portal,
+    /** Resolves once the server has had `count` connections. */
+    async connections(count: number) {
+      while (connections.length < count) await once(server, 'connection');
+    },
+    /** The causes the README's error listener logged. */
+    causes: () =>
+      portal.logs.map((line) => line.message).filter((message) => message.startsWith('redis: ')),
+    done() {
+      server.close();
+      for (const socket of connections) socket.destroy();
+    },
+  };
+}
+
+test("a REDIS_URL that reaches something else than Redis: the README's error listener names each cause once, though node-redis meets two in turn on every reconnect", async () => {
+  // Answers every connection as a web server would, and closes it.
+  const notRedis = await portalOnFakeRedis((socket) =>
+    socket.end('HTTP/1.1 400 Bad Request\r\n\r\n'),
+  );
   try {
     // Four connections: three reconnects, each of which meets both errors.
-    while (connections.length < 4) await once(notRedis, 'connection');
-    await portal.mint('hal@example.com');
-    const causes = portal.logs
-      .map((line) => line.message)
-      .filter((message) => message.startsWith('redis: '));
+    await notRedis.connections(4);
+    await notRedis.portal.mint('hal@example.com');
+    const causes = notRedis.causes();
     assert.ok(causes.length >= 2, JSON.stringify(causes));
     assert.deepEqual(causes, [...new Set(causes)]);
   } finally {
-    notRedis.close();
-    for (const socket of connections) socket.destroy();
+    notRedis.done();
   }
 });
 
 test("a REDIS_URL that accepts and never answers (a proxy whose Redis is gone): the README's client names a socket timeout and connects again, and mints go on uncounted meanwhile", {
   timeout: 20_000,
 }, async () => {
-  const connections: Socket[] = [];
-  const silent = createServer((socket) => {
-    connections.push(socket);
-    socket.on('error', () => {});
-  });
-  silent.listen(0, '127.0.0.1');
-  await once(silent, 'listening');
-  const { port } = silent.address() as { port: number };
-  const portal = await startPortalProcess(watch, {
-    ...portalEnv,
-    REDIS_URL: `redis://127.0.0.1:${port}`,
-  });
-  started.push(portal);
+  const silent = await portalOnFakeRedis(() => {});
   try {
-    assert.equal((await portal.mint('ida@example.com')).status, 200);
+    assert.equal((await silent.portal.mint('ida@example.com')).status, 200);
     // The first connection ends at the README's socketTimeout, and the client tries again.
-    while (connections.length < 2) await once(silent, 'connection');
-    const causes = portal.logs
-      .map((line) => line.message)
-      .filter((message) => message.startsWith('redis: '));
+    await silent.connections(2);
+    const causes = silent.causes();
     assert.ok(
       causes.some((cause) => /timeout/i.test(cause)),
       JSON.stringify(causes),
     );
   } finally {
-    silent.close();
-    for (const socket of connections) socket.destroy();
+    silent.done();
   }
 });
