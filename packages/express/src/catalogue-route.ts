@@ -12,6 +12,7 @@ import { isAuthorized } from './authorize.js';
 import { isBrowserGone } from './browser-gone.js';
 import type { CatalogueReads, UserTenant } from './catalogue-reads.js';
 import type { ListedCoreForm, ListedForm } from './catalogue-records.js';
+import { logOnce } from './log-once.js';
 import { describe, type Logger, shownValue } from './logger.js';
 import type { FormEmbedSessionsConfig } from './options.js';
 import { resolvedUserOf } from './resolve-user.js';
@@ -185,17 +186,14 @@ function targetOfEntry(entry: CatalogueEntry): FormTarget {
  * menu must not offer what cannot open. Each such form is logged the first time it is left out.
  */
 function mintableEntries(logger: Logger): (entries: CatalogueEntry[]) => CatalogueEntry[] {
-  const told = new Set<string>();
+  const tell = logOnce(logger, 'error');
   return (entries) =>
     entries.filter((entry) => {
       const target = targetOfEntry(entry);
       const refusal = formRefRefusal(target);
       if (refusal === undefined) return true;
       const what = `${target.kind === 'form' ? 'form' : 'Core form'} ${shownRef(entry)}`;
-      if (!told.has(what)) {
-        told.add(what);
-        logger.error(`GET /forms leaves out ${what}, which the service listed: ${refusal}`);
-      }
+      tell(`GET /forms leaves out ${what}, which the service listed: ${refusal}`, what);
       return false;
     });
 }

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
+import { logOnce } from './log-once.js';
 import { type Logger, shownValue } from './logger.js';
-import { warnOnce } from './warn-once.js';
 
 /** One list of the service's, as its records are read one at a time. */
 export interface RecordKind<T> {
@@ -22,13 +22,13 @@ export interface RecordKind<T> {
  * Reads the records of the service's lists one at a time (docs/contract.md#designer-forms): a
  * record that is not in the documented shape is left out alone, never the whole list, and a kept
  * record with a value this release does not know in an `open` field is read as any other. Either
- * is logged once, naming the value (`warnOnce`).
+ * is logged once, naming the value (`logOnce`).
  */
 export class ListedRecords {
   readonly #tell: (line: string, key?: string) => void;
 
   constructor(logger: Logger) {
-    this.#tell = warnOnce(logger);
+    this.#tell = logOnce(logger);
   }
 
   /** The records of `items` that read as `kind.schema`, in their order. */

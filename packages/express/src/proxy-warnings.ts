@@ -1,7 +1,7 @@
 import type { Request } from 'express';
+import { logOnce } from './log-once.js';
 import type { Logger } from './logger.js';
 import { trustsSender } from './trusted-sender.js';
-import { warnOnce } from './warn-once.js';
 
 /**
  * Signed out, a client is counted by its address, `req.ip`, which is only as true as Express's
@@ -12,7 +12,7 @@ import { warnOnce } from './warn-once.js';
  * that writes one is counted under any address it names.
  */
 export function proxyWarnings(logger: Logger): (req: Request) => void {
-  const warn = warnOnce(logger);
+  const warn = logOnce(logger);
   return function warnOfClientAddress(req) {
     const trustProxy: unknown = req.app.get('trust proxy');
     if (trustProxy === true) {

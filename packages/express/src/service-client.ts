@@ -8,12 +8,12 @@ import {
 } from '@form-embed/protocol';
 import { z } from 'zod';
 import { badShape } from './bad-shape.js';
+import { logOnce } from './log-once.js';
 import { shownValue } from './logger.js';
 import type { ResolvedUser, UpstreamPaths } from './options.js';
 import { UpstreamErrors } from './upstream-errors.js';
 import { UpstreamOutages } from './upstream-outages.js';
 import { requestUpstream, type UpstreamAnswer, type UpstreamConfig } from './upstream-request.js';
-import { warnOnce } from './warn-once.js';
 
 const isSuccess = (status: number) => status >= 200 && status < 300;
 
@@ -57,12 +57,12 @@ export type MintedSession = Omit<FormSession, 'provider'> & {
 export class ServiceClient {
   readonly #config: UpstreamConfig;
   readonly #errors: UpstreamErrors;
-  readonly #warnOnce: (line: string) => void;
+  readonly #logOnce: (line: string) => void;
 
   constructor(config: Omit<UpstreamConfig, 'outages'>) {
     this.#config = { ...config, outages: new UpstreamOutages(config.logger) };
     this.#errors = new UpstreamErrors(config);
-    this.#warnOnce = warnOnce(config.logger);
+    this.#logOnce = logOnce(config.logger);
   }
 
   /**
@@ -96,7 +96,7 @@ export class ServiceClient {
         throw this.#errors.echoedKey(route, answer);
       }
       if (!KnownProviderSchema.safeParse(provider).success) {
-        this.#warnOnce(
+        this.#logOnce(
           `the service minted a session of provider ${shownValue(provider)}, which this release does not know: it is passed on as it is (form-embed-session's provider)`,
         );
       }

@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { fixtureIds, type Sandbox, startSandbox } from '@form-embed/sandbox';
 import FakeTimers from '@sinonjs/fake-timers';
 import type { Logger } from '../src/logger.js';
-import { REPEAT_WINDOW_MS, withoutRepeats } from '../src/repeated-lines.js';
+import { LINES_PER_MESSAGE, REPEAT_WINDOW_MS, withoutRepeats } from '../src/repeated-lines.js';
 import { mountMiddleware } from './helpers/harness.js';
 import { SecretWatch } from './helpers/secret-watch.js';
 
@@ -98,6 +98,64 @@ describe('a line every request meets is logged once a minute, not once a request
       ['warn', 'the service answered unavailable (status 503) on formSession'],
       ['error', 'resolveUser threw'],
     ]);
+  });
+});
+
+describe('a message whose details the sender chooses is at most ten lines a minute', () => {
+  test('1,000 distinct lines of one message: ten are logged, the rest counted, and other lines are still told once', (t) => {
+    const clock = FakeTimers.install({ toFake: ['Date'], now: Date.UTC(2026, 10, 28, 12) });
+    t.after(() => clock.uninstall());
+    const { logger, lines } = capture();
+    const once = withoutRepeats(logger);
+    for (let i = 0; i < 1_000; i += 1) {
+      once.error('authorize threw', { error: 'Error: down', target: `form f${i}` });
+      if (i % 10 === 0) once.error('resolveUser threw', { error: 'Error: down' });
+    }
+    const told = (message: string) => lines.filter(([, said]) => said === message);
+    assert.equal(told('authorize threw').length, LINES_PER_MESSAGE);
+    assert.deepEqual(told('resolveUser threw'), [
+      ['error', 'resolveUser threw', { error: 'Error: down' }],
+    ]);
+    once.error('authorize threw', { error: 'Error: down', target: 'form f0' });
+    assert.equal(told('authorize threw').length, LINES_PER_MESSAGE, 'a repeat: not logged');
+
+    clock.tick(REPEAT_WINDOW_MS);
+    once.error('authorize threw', { error: 'Error: down', target: 'form f999' });
+    assert.deepEqual(lines.at(-1), [
+      'error',
+      'authorize threw',
+      { error: 'Error: down', target: 'form f999', similarNotLogged: 1_000 - LINES_PER_MESSAGE },
+    ]);
+    once.error('authorize threw', { error: 'Error: down', target: 'form f0' });
+    assert.deepEqual(
+      lines.at(-1),
+      [
+        'error',
+        'authorize threw',
+        { error: 'Error: down', target: 'form f0', repeatsNotLogged: 1 },
+      ],
+      'its count was told once, with the first line of the new window',
+    );
+  });
+
+  test('an authorize that throws, met by mints of 30 made-up form ids, logs ten lines', async () => {
+    await using portal = await mountMiddleware(watch, {
+      apiKey: sandbox.apiKey,
+      baseUrl: sandbox.baseUrl,
+      resolveUser: () => ({
+        clientId: fixtureIds.clients.contoso,
+        userIdentifier: fixtureIds.users.adele,
+      }),
+      authorize: () => {
+        throw new Error('entitlements database down');
+      },
+    });
+    const logsBefore = watch.logLines.length;
+    for (let i = 0; i < 30; i += 1) {
+      assert.equal((await portal.mint({ kind: 'form', formId: `made-up-${i}` })).status, 500);
+    }
+    const logged = watch.logLines.slice(logsBefore).map(({ message }) => message);
+    assert.deepEqual(logged, Array(LINES_PER_MESSAGE).fill('authorize threw'));
   });
 });
 

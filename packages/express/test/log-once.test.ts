@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { warnOnce } from '../src/warn-once.js';
+import { logOnce } from '../src/log-once.js';
 
 function capture() {
   const warned: string[] = [];
-  return { warned, tell: warnOnce({ warn: (line) => warned.push(line), error: () => {} }) };
+  return { warned, tell: logOnce({ warn: (line) => warned.push(line), error: () => {} }) };
 }
 
-describe('warnOnce', () => {
+describe('logOnce', () => {
   test('tells a line once per key: the line itself, or the key given', () => {
     const { warned, tell } = capture();
     tell('a');
@@ -26,5 +26,16 @@ describe('warnOnce', () => {
     tell('value 0');
     assert.equal(warned.length, 1_002, 'past 1,000 they were forgotten');
     assert.deepEqual(warned.slice(-2), ['value 1000', 'value 0']);
+  });
+
+  test('logs at the level given', () => {
+    const lines: string[] = [];
+    const tell = logOnce(
+      { warn: (line) => lines.push(`warn ${line}`), error: (line) => lines.push(`error ${line}`) },
+      'error',
+    );
+    tell('a');
+    tell('a');
+    assert.deepEqual(lines, ['error a']);
   });
 });
