@@ -5,6 +5,7 @@ import {
   errorMessage,
   frameOf,
   mintCall,
+  mintsSent,
   mount,
   mountFramed,
   mountLazyFarAway,
@@ -195,6 +196,21 @@ describe('<form-embed> lifecycle', () => {
     expect(frameOf(element) === null, 'no frame').to.equal(true);
   });
 
+  it('removed, then given another form-id, it mints nothing until it is connected again', async () => {
+    const { element, calls } = await mount();
+    calls[0]?.resolve(session());
+    await settle(element);
+    const parent = element.parentElement as HTMLElement;
+    element.remove();
+    element.setAttribute('form-id', 'f2');
+    await element.updateComplete;
+    await mintsSent();
+    expect(calls).to.have.length(1);
+    parent.append(element);
+    (await mintCall(calls, 1)).resolve(session());
+    expect(calls[1]?.target).to.deep.equal({ kind: 'form', formId: 'f2' });
+  });
+
   it('reconnecting starts afresh with a new mint and a new frame', async () => {
     const { element, calls } = await mount();
     calls[0]?.resolve(session());
@@ -286,6 +302,22 @@ describe('<form-embed> lifecycle', () => {
       await new Promise((resolve) => requestAnimationFrame(resolve));
     }
     expect(stub.calls).to.have.length(1);
+  });
+
+  it('loading="lazy" waits for the viewport before the first mint only: remint() scrolled out of view mints at once', async () => {
+    const { element, container, calls } = await mountLazyFarAway();
+    container.scrollTop = 3000;
+    for (let i = 0; i < 20 && calls.length === 0; i++) {
+      await new Promise((resolve) => requestAnimationFrame(resolve));
+    }
+    (await mintCall(calls, 0)).resolve(session());
+    await settle(element);
+    expect(element.state).to.equal('framed');
+    container.scrollTop = 0;
+    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+    element.remint();
+    await mintsSent();
+    expect(calls).to.have.length(2);
   });
 
   // The observer's rootMargin widens the viewport only: in a scrolled box, the element minted

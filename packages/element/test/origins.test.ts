@@ -52,6 +52,17 @@ describe('<form-embed> origins it trusts', () => {
     expect(element.state).to.equal('framed');
   });
 
+  it('an endpoint on an origin allowedEndpointOrigins does not list is refused, the list empty or naming others', async () => {
+    for (const allowedEndpointOrigins of [[], ['https://api.example']]) {
+      const { element, events } = await embed('form-id="f1" endpoint="https://evil.example/mint"', {
+        allowedEndpointOrigins,
+      });
+      expect(element.state).to.equal('failed');
+      expect(events[0]).to.include({ code: 'untrusted_origin', retryable: false });
+    }
+    expect(fetched.urls).to.deep.equal([]);
+  });
+
   it('a same-origin endpoint, relative or absolute, needs no listing', async () => {
     await embed(`form-id="f1" endpoint="${location.origin}/portal"`);
     await embed('form-id="f2" endpoint="portal"');

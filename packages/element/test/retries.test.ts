@@ -362,6 +362,16 @@ describe('<form-embed> retries', () => {
     });
     afterEach(() => restore());
 
+    /** Mounted, then offline when its first mint failed and the retry came due. */
+    async function offlineWhenRetryDue() {
+      const mounted = await mount();
+      online = false;
+      mounted.calls[0]?.reject(rateLimited());
+      await settle(mounted.element);
+      await mounted.clock.tick(600_000);
+      return mounted;
+    }
+
     // A machine whose only network is loopback (Wi-Fi off, a container with --network none)
     // says offline and still answers the sandbox on 127.0.0.1: holding the first mint for online
     // left such an element waiting for ever (found in review, and reverted).
@@ -375,11 +385,7 @@ describe('<form-embed> retries', () => {
     });
 
     it('offline pauses retries and the online event resumes them', async () => {
-      const { element, calls, clock } = await mount();
-      online = false;
-      calls[0]?.reject(rateLimited());
-      await settle(element);
-      await clock.tick(600_000);
+      const { element, calls } = await offlineWhenRetryDue();
       expect(calls).to.have.length(1);
       expect(element.state).to.equal('waiting');
       expect(statusOf(element).textContent).to.contain(messages.offline);
@@ -390,12 +396,20 @@ describe('<form-embed> retries', () => {
       expect(element.state).to.equal('minting');
     });
 
-    it('an online listener that removes the element in the same dispatch leaves it idle, minting nothing', async () => {
-      const { element, calls, clock } = await mount();
-      online = false;
-      calls[0]?.reject(rateLimited());
+    it('an online event while navigator.onLine still reads false (a flapping network) sends no retry', async () => {
+      const { element, calls } = await offlineWhenRetryDue();
+      window.dispatchEvent(new Event('online'));
       await settle(element);
-      await clock.tick(600_000);
+      expect(calls).to.have.length(1);
+      expect(statusOf(element).textContent).to.contain(messages.offline);
+      online = true;
+      window.dispatchEvent(new Event('online'));
+      await settle(element);
+      expect(calls).to.have.length(2);
+    });
+
+    it('an online listener that removes the element in the same dispatch leaves it idle, minting nothing', async () => {
+      const { element, calls } = await offlineWhenRetryDue();
       online = true;
       window.addEventListener('online', () => element.remove(), { once: true });
       window.dispatchEvent(new Event('online'));
@@ -428,11 +442,7 @@ describe('<form-embed> retries', () => {
         return original.remove.apply(this, args);
       };
       try {
-        const { element, calls, clock } = await mount();
-        online = false;
-        calls[0]?.reject(rateLimited());
-        await settle(element);
-        await clock.tick(600_000);
+        const { element } = await offlineWhenRetryDue();
         expect(statusOf(element).textContent).to.contain(messages.offline);
         expect(live.size).to.equal(1);
         element.remove();

@@ -122,7 +122,7 @@ export class SessionStore {
   }
 
   #isTooOld(handle: HandleRecord, now: number): boolean {
-    return now - handle.mintedAt > this.#ttl.handleTtlSeconds * 1000;
+    return now - handle.mintedAt >= this.#ttl.handleTtlSeconds * 1000;
   }
 
   #prune(now: number): void {

@@ -76,6 +76,15 @@ describe('session store: pruned on each mint, on the sandbox clock', () => {
     assert.equal((await fetch(unredeemed, { redirect: 'manual' })).status, 401);
   });
 
+  test('a handle is redeemable for 120 s: up to the last millisecond before, not at 120 s, as a session lapses at its 30 minutes', async (t) => {
+    const sandbox = await stillSandbox(t);
+    const [lastMoment, atTtl] = [await mint(sandbox), await mint(sandbox)];
+    await control(sandbox, 'advance-clock', { seconds: 119.999 });
+    await redeem(lastMoment);
+    await control(sandbox, 'advance-clock', { seconds: 0.001 });
+    assert.equal((await fetch(atTtl, { redirect: 'manual' })).status, 401);
+  });
+
   test('a lapsed session is told as lapsed however long after, posting expired once', async (t) => {
     const sandbox = await stillSandbox(t);
     const reloaded = await redeem(await mint(sandbox));
