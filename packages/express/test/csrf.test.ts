@@ -100,10 +100,11 @@ describe('what a mint request must look like', () => {
     });
   });
 
-  test('application/json with a charset parameter, or in upper case, is accepted', async () => {
+  test('application/json with a charset parameter (after a space too, as RFC 9110 allows), or in upper case, is accepted', async () => {
     for (const type of [
       'application/json; charset=utf-8',
       'application/json; charset="UTF-8"',
+      'application/json ; charset=utf-8',
       'Application/JSON',
     ]) {
       const answer = await portal.mint(openForm, { headers: { 'content-type': type } });
@@ -225,6 +226,28 @@ describe('trust proxy as Express reads it', () => {
     };
     const answer = await trusting.mint(openForm, { session: 'adele', headers });
     assert.equal(answer.status, 200, answer.text);
+  });
+
+  test('of several X-Forwarded-Host values the first is the host, as Express reads req.host', async () => {
+    await using trusting = await mountMiddleware(
+      watch,
+      { apiKey: sandbox.apiKey, baseUrl: sandbox.baseUrl },
+      (app) => app.set('trust proxy', 'loopback'),
+    );
+    const through = (forwardedHost: string) => ({
+      session: 'adele',
+      headers: {
+        origin: 'https://portal.example',
+        'x-forwarded-proto': 'https',
+        'x-forwarded-host': forwardedHost,
+      },
+    });
+    const first = await trusting.mint(openForm, through('portal.example, inner.internal:8080'));
+    assert.equal(first.status, 200, first.text);
+    await withoutUpstream(trusting, async () => {
+      const last = await trusting.mint(openForm, through('inner.internal:8080, portal.example'));
+      assertRefused(last, 'forbidden', 403);
+    });
   });
 });
 

@@ -74,6 +74,13 @@ describe('the mint request body (read only to refuse a malformed one)', () => {
       assert.equal(answer.status, 200, `${JSON.stringify(body)}: ${answer.text}`);
       MintResponseSchema.parse(answer.body);
     }
+    // Without Content-Length: 0, which fetch sends (curl -X POST with no body, a chunked client).
+    const chunked = await portal.rawRequest(mintPathOfOpenForm, {
+      method: 'POST',
+      headers: { 'transfer-encoding': 'chunked' },
+      body: '',
+    });
+    assert.equal(chunked.status, 200, chunked.text);
   });
 
   test('JSON that is not an object or an array is invalid_request, as body-parser strict mode was', async () => {

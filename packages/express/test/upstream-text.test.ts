@@ -97,7 +97,11 @@ describe("the service's refusals towards the browser (docs/contract.md#session-e
     });
     const final = await portal.mint(microsoftForm, { session: 'adele' });
     assert.equal(final.status, 400, final.text);
-    assert.equal(errorOf(final).retryable, false);
+    assert.deepEqual(
+      { code: errorOf(final).code, retryable: errorOf(final).retryable },
+      { code: 'brand_new_refusal', retryable: false },
+      'at 400, the lowest error status, passed on too',
+    );
     assert.equal(final.headers.get('retry-after'), null, 'Retry-After only where a retry is due');
   });
 
