@@ -272,6 +272,7 @@ describe("the Router's embedOrigins(), for a page's Content-Security-Policy", ()
       let holdMint: Promise<void> | undefined;
       let mintHeld = () => {};
       let meRead = () => {};
+      let meAsked = 0;
       await using portal = await mountMiddleware(watch, {
         apiKey: sandbox.apiKey,
         baseUrl: sandbox.baseUrl,
@@ -280,6 +281,7 @@ describe("the Router's embedOrigins(), for a page's Content-Security-Policy", ()
             mintHeld();
             await holdMint;
           }
+          if (String(input).endsWith('/api/v1/me')) meAsked += 1;
           const answer = await fetch(input, init);
           if (String(input).endsWith('/api/v1/me')) meRead();
           return answer;
@@ -297,6 +299,8 @@ describe("the Router's embedOrigins(), for a page's Content-Security-Policy", ()
       // Meanwhile a page has them read again (they are 60 s old), and the pair has not changed.
       const read = new Promise<void>((resolve) => (meRead = resolve));
       await portal.embedOrigins();
+      // Asked before it is awaited: were it not, the wait below would never end.
+      assert.equal(meAsked, 2, 'the page had them read again');
       await read;
       for (let i = 0; i < 10; i++) await new Promise(setImmediate);
       await sandbox.control.changeFormsDomain('forms');
