@@ -18,8 +18,12 @@ if (files.length === 0) {
   process.exit(2);
 }
 // In one process, `--test-timeout` is not applied (Node 20): a test that never settles would hold
-// the run, and CI, until CI's own limit. A package's files take seconds; five minutes is a hang
-// (TEST_FILES_WATCHDOG_MS sets another bound).
+// the run, and CI, until CI's own limit. A file's suite is bounded instead: its test still running
+// then is named and cancelled, and the next file runs. The slowest file takes about 20 s under
+// CI's load (TEST_FILE_TIMEOUT_MS sets another bound).
+const FILE_TIMEOUT_MS = Number(process.env.TEST_FILE_TIMEOUT_MS ?? 120_000);
+// What a cancelled test left open (a server, an interval) still holds the process: five minutes
+// is a hang (TEST_FILES_WATCHDOG_MS sets another bound).
 const WATCHDOG_MS = Number(process.env.TEST_FILES_WATCHDOG_MS ?? 5 * 60_000);
 setTimeout(() => {
   console.error(
@@ -60,7 +64,7 @@ const topLevel = new AsyncResource('test-files');
 for (const file of files) {
   let imported;
   topLevel.runInAsyncScope(() =>
-    describe(file, () => {
+    describe(file, { timeout: FILE_TIMEOUT_MS }, () => {
       imported = import(pathToFileURL(resolve(file)).href);
       return imported;
     }),

@@ -13,7 +13,7 @@ const folders = [];
 after(() => Promise.all(folders.map((dir) => rm(dir, { recursive: true, force: true }))));
 
 /** Writes `files` (name: code) to a folder, runs those named *.test.mjs with the runner; its TAP, code and log. */
-async function runFiles(files) {
+async function runFiles(files, extraEnv = {}) {
   const dir = await mkdtemp(join(tmpdir(), 'form-embed-test-files-'));
   folders.push(dir);
   const log = join(dir, 'log');
@@ -25,7 +25,7 @@ const log = (line) => appendFileSync(${JSON.stringify(log)}, line + '\\n');\n`;
     await writeFile(join(dir, name), prelude + code);
   }
   // Not as a subtest of this run (`node --test` tells its children so): a run of its own, in TAP.
-  const { NODE_TEST_CONTEXT: _, ...env } = process.env;
+  const { NODE_TEST_CONTEXT: _, ...env } = { ...process.env, ...extraEnv };
   const { code, stdout } = await new Promise((resolve) => {
     execFile(
       process.execPath,
@@ -103,4 +103,21 @@ test('b1', () => log('b1'));`,
   });
   assert.equal(code, 1, stdout);
   assert.deepEqual(log, ['']);
+});
+
+test("a test that never settles is named and cancelled once its file's time is up, and the next file runs", async () => {
+  const { code, stdout, log } = await runFiles(
+    {
+      // The interval holds the process, as a server a hung test left open would.
+      'a.test.mjs': `const open = setInterval(() => {}, 1_000);
+test('a1', () => new Promise(() => {}));
+after(() => clearInterval(open));`,
+      'b.test.mjs': `test('b1', () => log('b1'));`,
+    },
+    { TEST_FILE_TIMEOUT_MS: '300' },
+  );
+  assert.equal(code, 1, stdout);
+  assert.match(stdout, /^\s*not ok \d+ - a1$/m, stdout);
+  assert.ok(passed(stdout, 'b1'), stdout);
+  assert.deepEqual(log, ['b1']);
 });
