@@ -43,10 +43,14 @@ describe('messages of every shipped locale', () => {
       }
     });
 
-    test(`${lang}: has exactly the English keys, none empty`, () => {
+    test(`${lang}: has exactly the English keys, none empty, no two alike`, () => {
       const pack = packOf();
       assert.deepEqual(Object.keys(pack).sort(), Object.keys(messages).sort());
       for (const [key, text] of Object.entries(pack)) assert.ok(text.trim(), `${lang}.${key}`);
+      // Two keys worded alike (Try again and Dismiss both "Schließen") tell two things as one.
+      const texts = Object.values(pack);
+      const alike = texts.filter((text, i) => texts.indexOf(text) !== i);
+      assert.deepEqual(alike, [], `${lang}: worded alike`);
     });
   }
 

@@ -71,6 +71,21 @@ describe('<form-embed> development warnings', () => {
     );
   });
 
+  it('loading removed, or set to undefined or null (a React prop left out): eager, and no warning', async () => {
+    const seen = await warnings(async () => {
+      const element = await embed(
+        html`<form-embed form-id="a" loading="lazy" .fetchSession=${fetchSession}></form-embed>`,
+      );
+      element.removeAttribute('loading');
+      await settle(element);
+      for (const unset of [undefined, null]) {
+        element.loading = unset as unknown as 'eager';
+        await settle(element);
+      }
+    });
+    expect(seen).to.deep.equal([]);
+  });
+
   it('a cross-origin endpoint: says it is refused and how to allow it', async () => {
     const seen = await warnings(() =>
       embed(html`<form-embed form-id="a" endpoint="https://api.example/mint"></form-embed>`),
@@ -81,6 +96,16 @@ describe('<form-embed> development warnings', () => {
     expect(seen.join()).to.contain('allowedEndpointOrigins');
     // Its mint's untrusted_origin is that refusal: no second line of a session not framed.
     expect(seen).to.have.length(1);
+    const ownTransport = await warnings(() =>
+      embed(
+        html`<form-embed
+          form-id="a"
+          endpoint="https://api.example/mint"
+          .fetchSession=${fetchSession}
+        ></form-embed>`,
+      ),
+    );
+    expect(ownTransport, 'a fetchSession of its own mints where it likes').to.deep.equal([]);
   });
 
   it('a message override with no text (a missing translation): names the keys and says to leave them out', async () => {
@@ -88,13 +113,13 @@ describe('<form-embed> development warnings', () => {
       embed(
         html`<form-embed
           form-id="a"
-          .messages=${{ retry: undefined, loading: 'Laden' }}
+          .messages=${{ retry: undefined, dismiss: null, loading: 'Laden' }}
           .fetchSession=${fetchSession}
         ></form-embed>`,
       ),
     );
     expect(seen.join()).to.contain(
-      'its messages property has no text for retry, so those show empty. Leave a key out to keep its default.',
+      'its messages property has no text for retry, dismiss, so those show empty. Leave a key out to keep its default.',
     );
   });
 
@@ -325,6 +350,24 @@ describe('<form-embed> development warnings', () => {
     expect(seen).to.deep.equal([
       '<form-embed form-id="a" state="failed">: its fetchSession rejected with code loading, one of its sentence keys, so the failure reads "Loading the form…". Fail with a SessionError code.',
     ]);
+  });
+
+  it("the middleware's own failures are not advised on: sign_in_required (a signed-out person), a 500 internal_error", async () => {
+    const seen = await warningsOfFailures(
+      () =>
+        Response.json(
+          { error: { code: 'internal_error', message: 'x', retryable: false } },
+          { status: 500 },
+        ),
+      [
+        html`<form-embed
+          form-id="a"
+          .fetchSession=${refusing('sign_in_required', 401)}
+        ></form-embed>`,
+        html`<form-embed form-id="b"></form-embed>`,
+      ],
+    );
+    expect(seen).to.deep.equal([]);
   });
 
   it('define() on a tag another class holds says so and how to register under another name', async () => {

@@ -43,7 +43,7 @@ function misuses(element: FormEmbedElement): string[] {
       'its form-id or core-slug is empty, "." or "..", over 200 characters, or cut inside a character (a lone surrogate). Use the form\'s id or slug.',
     );
   }
-  if (loading !== 'eager' && loading !== 'lazy') {
+  if (loading != null && loading !== 'eager' && loading !== 'lazy') {
     found.push(`loading="${loading}" is not a loading value. Use "eager" (the default) or "lazy".`);
   }
   const origin = refusedEndpointOrigin(element);
