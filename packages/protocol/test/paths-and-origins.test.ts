@@ -5,6 +5,7 @@ import {
   defaultServicePaths,
   EmbedOriginSchema,
   expandPath,
+  isLoopbackHostname,
   isOnEmbedOrigin,
   mintPath,
   OrganisationSchema,
@@ -184,4 +185,13 @@ describe('parseRetryAfter (docs/contract.md#retry-after)', () => {
       assert.equal(parseRetryAfter(unreadable, now), undefined, JSON.stringify(unreadable));
     }
   });
+});
+
+test('this machine, as a browser reads a hostname: localhost and names under it, 127.0.0.0/8, [::1]; nothing that only looks like them', () => {
+  for (const hostname of ['localhost', 'app.localhost', '127.0.0.1', '127.8.9.10', '[::1]']) {
+    assert.equal(isLoopbackHostname(hostname), true, hostname);
+  }
+  for (const hostname of ['localhost.example', '127.0.0.1.example', '128.0.0.1', '[::2]', '::1']) {
+    assert.equal(isLoopbackHostname(hostname), false, hostname);
+  }
 });

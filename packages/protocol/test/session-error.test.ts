@@ -126,4 +126,12 @@ test('a FormSessionError without a message has its code as its message, and retr
   assert.equal(error.message, 'unavailable');
   assert.ok(Object.hasOwn(error, 'retryAfter'));
   assert.equal(error.retryAfter, undefined);
+  const told = new FormSessionError({
+    code: 'rate_limited',
+    message: 'm',
+    retryable: true,
+    status: 429,
+    retryAfter: 7,
+  });
+  assert.equal(told.retryAfter, 7, 'given, it is kept');
 });
