@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { defaultServicePaths, expandPath, PlainErrorBodySchema } from '@form-embed/protocol';
 import { fixtureIds, fixtureKeys, type Sandbox, startSandbox } from '../src/index.js';
-import { call, requestSession, sessionError } from './helpers.js';
+import { call, requestSession, sandboxFor, sessionError, sessionPath } from './helpers.js';
 
 describe('authentication', () => {
   let sandbox: Sandbox;
@@ -30,6 +30,23 @@ describe('authentication', () => {
         null,
         'only authenticated answers carry limits',
       );
+    }
+  });
+
+  test('each bad key is told what is wrong with it: a key without the fixed prefix is malformed, not invalid', async () => {
+    const messages: Record<keyof typeof badKeys, string> = {
+      missing: 'Missing API key: send Authorization: Bearer <API_KEY>.',
+      'malformed (no fixed prefix)': 'Malformed API key: send Authorization: Bearer <API_KEY>.',
+      'unknown (prefix, unknown value)': 'Invalid API key.',
+      revoked: 'This API key was revoked.',
+      expired: 'This API key has expired.',
+    };
+    const microsoftForm = { kind: 'form', formId: fixtureIds.forms.microsoft } as const;
+    for (const [name, apiKey] of Object.entries(badKeys)) {
+      const plain = await call(sandbox, defaultServicePaths.me, { apiKey });
+      assert.equal(PlainErrorBodySchema.parse(await plain.json()).error, messages[name], name);
+      const session = await requestSession(sandbox, microsoftForm, undefined, { apiKey });
+      assert.equal((await sessionError(session)).message, messages[name], name);
     }
   });
 
@@ -75,6 +92,34 @@ describe('authentication', () => {
     const wrongMethod = await call(sandbox, defaultServicePaths.me, { method: 'DELETE' });
     assert.equal(wrongMethod.status, 404);
     PlainErrorBodySchema.parse(await wrongMethod.json());
+  });
+
+  test('HEAD matches no route, a mint least of all: 404 with the read limit, and nothing is minted', async (t) => {
+    const fresh = await sandboxFor(t);
+    const mintPath = sessionPath({ kind: 'form', formId: fixtureIds.forms.microsoft });
+    const head = await call(fresh, mintPath, { method: 'HEAD' });
+    assert.equal(head.status, 404);
+    assert.equal(head.headers.get('x-ratelimit-limit'), '200', 'counted as a read, not a mint');
+    assert.equal(head.headers.get('cache-control'), null);
+    assert.deepEqual(fresh.control.storeStats(), { handles: 0, sessions: 0, lapsed: 0 });
+    assert.deepEqual(fresh.control.stats(), { 'HEAD (no route)': 1 });
+  });
+
+  test('a path parameter that is not valid percent-encoding is no route: 404 {error}, on the session endpoints too', async () => {
+    for (const [method, path] of [
+      ['POST', '/api/v1/forms/%E0%A4%A/session'],
+      ['POST', '/api/v1/core/forms/%E0%A4%A/session'],
+      ['GET', '/api/v1/clients/%E0%A4%A'],
+      ['GET', '/api/v1/core/forms/%E0%A4%A'],
+    ] as const) {
+      const response = await call(sandbox, path, {
+        method,
+        ...(method === 'POST' ? { body: '{}' } : {}),
+      });
+      assert.equal(response.status, 404, path);
+      const body = PlainErrorBodySchema.parse(await response.json());
+      assert.equal(body.error, `No such route: ${method} ${path}`);
+    }
   });
 
   test('a record of another organisation answers 404, the same as a missing one', async () => {

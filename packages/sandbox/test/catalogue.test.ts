@@ -13,7 +13,7 @@ import {
 } from '@form-embed/protocol';
 import { z } from 'zod';
 import { fixtureIds, type Sandbox, startSandbox } from '../src/index.js';
-import { call } from './helpers.js';
+import { call, requestSession, sessionError } from './helpers.js';
 
 const ClientPageSchema = z.object({
   clients: z.array(ClientSchema),
@@ -49,7 +49,7 @@ describe('catalogue endpoints', () => {
     assert.equal(new Set([org.formsOrigin, org.coreFormsOrigin, sandbox.baseUrl]).size, 3);
   });
 
-  test('GET /clients pages with limit (default 50) and offset, and answers {clients, total, hasMore}', async () => {
+  test('GET /clients pages with limit and offset, and answers {clients, total, hasMore}: the default page (50) holds the four fixture clients', async () => {
     const all = ClientPageSchema.parse((await get(paths.clients)).body);
     assert.deepEqual(
       all.clients.map((c) => c.id),
@@ -185,5 +185,18 @@ describe('catalogue endpoints', () => {
     const missing = await get(expandPath(paths.coreForm, { slug: fixtureIds.coreForms.missing }));
     assert.equal(missing.response.status, 404);
     PlainErrorBodySchema.parse(missing.body);
+  });
+
+  // The contract does not say how slugs compare; the sandbox matches them exactly, as a path
+  // segment is, so a slug written in another case is another, unknown, slug.
+  test('a Core form slug is matched exactly: the same slug in upper case is unknown (404)', async () => {
+    const slug = fixtureIds.coreForms.newStarter.toUpperCase();
+    assert.notEqual(slug, fixtureIds.coreForms.newStarter);
+    const detail = await get(expandPath(paths.coreForm, { slug }));
+    assert.equal(detail.response.status, 404);
+    assert.deepEqual(detail.body, { error: 'No such Core form.' });
+    const mint = await requestSession(sandbox, { kind: 'coreForm', slug });
+    assert.equal(mint.status, 404);
+    assert.equal((await sessionError(mint)).code, 'form_not_found');
   });
 });

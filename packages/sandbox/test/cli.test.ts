@@ -235,6 +235,16 @@ describe('form-embed-sandbox CLI', () => {
       }
     });
 
+    test('a port is a number from 0 to 65535: 65535 is read, 65536 refused', () => {
+      for (const name of ['port', 'forms-port', 'core-forms-port']) {
+        assert.equal(problemOf([`--${name}`, '65535']), undefined, name);
+        assert.equal(
+          problemOf([`--${name}`, '65536']),
+          `--${name} must be a port number from 0 to 65535, not "65536"`,
+        );
+      }
+    });
+
     test('reads every option, repeated --control-origin included', () => {
       assert.deepEqual(
         parseCliArgs([

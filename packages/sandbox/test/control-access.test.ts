@@ -89,6 +89,29 @@ describe('control API access: CORS only for controlOrigins', () => {
     assert.equal((await apiMe(sandbox)).status, 503, 'the fault is still pending: no reset ran');
   });
 
+  // A sandboxed frame, a file: page or a cross-origin redirect sends the opaque origin "null":
+  // a page of any site can, so it is no allowed origin, however the list reads.
+  test('Origin: null is a foreign origin: refused, with no CORS headers, and the action does not run', async (t) => {
+    const sandbox = await sandboxFor(t, {
+      controlApi: true,
+      controlOrigins: ['http://localhost:5173'],
+    });
+    sandbox.control.fail({ kind: 'error', code: 'unavailable' });
+    const opaque = await controlRequest(sandbox, 'reset', { host: '127.0.0.1', origin: 'null' });
+    assert.equal(opaque.status, 403);
+    assert.match(JSON.parse(opaque.body).error, /^Origin null may not use the control API/);
+    assert.equal(opaque.headers['access-control-allow-origin'], undefined);
+    const preflight = await controlRequest(
+      sandbox,
+      'reset',
+      { host: '127.0.0.1', origin: 'null', 'access-control-request-method': 'POST' },
+      'OPTIONS',
+    );
+    assert.equal(preflight.status, 403);
+    assert.equal(preflight.headers['access-control-allow-origin'], undefined);
+    assert.equal((await apiMe(sandbox)).status, 503, 'the fault is still pending: no reset ran');
+  });
+
   test('an allowed origin gets CORS headers naming it; a request with no Origin passes', async (t) => {
     const sandbox = await sandboxFor(t, {
       controlApi: true,

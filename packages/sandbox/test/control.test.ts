@@ -1,4 +1,7 @@
 import assert from 'node:assert/strict';
+import { once } from 'node:events';
+import { type IncomingMessage, request } from 'node:http';
+import { text } from 'node:stream/consumers';
 import { describe, test } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
 import {
@@ -7,7 +10,11 @@ import {
   PlainErrorBodySchema,
   defaultServicePaths as paths,
 } from '@form-embed/protocol';
+import FakeTimers from '@sinonjs/fake-timers';
+import { createControl } from '../src/control.js';
 import { CONTROL_PATH, fixtureIds, type Sandbox } from '../src/index.js';
+import { parseOptions } from '../src/options.js';
+import { SandboxState } from '../src/sandbox-state.js';
 import { openListenerCount } from '../src/start-sandbox.js';
 import { call, mintSession, redeem, requestSession, sandboxFor, sessionError } from './helpers.js';
 
@@ -237,7 +244,7 @@ describe('sandbox.control: faults, latency, stats, forms domain, Microsoft conne
   });
 
   describe('control.advanceClock', () => {
-    test('ages handles and sessions without waiting, in process and over HTTP; reset returns to wall time', async (t) => {
+    test('ages handles and sessions without waiting, in process and over HTTP; after reset a new session redeems', async (t) => {
       const sandbox = await sandboxFor(t, { controlApi: true });
       const first = await mintSession(sandbox, microsoftForm, adele);
       const advanced = await postControl(sandbox.baseUrl, 'advance-clock', { seconds: 121 });
@@ -250,6 +257,28 @@ describe('sandbox.control: faults, latency, stats, forms domain, Microsoft conne
       sandbox.control.reset();
       const third = await mintSession(sandbox, microsoftForm, adele);
       assert.equal((await fetch(await redeem(third.embedUrl))).status, 200);
+    });
+
+    // reset() also clears all that reads the clock (handles, sessions, buckets), so no answer
+    // after it tells an offset kept from wall time: the clock itself is read, on a still Date.
+    test('reset() returns the clock itself to wall time', (t) => {
+      const date = FakeTimers.install({ toFake: ['Date'], now: 1_000_000 });
+      t.after(() => date.uninstall());
+      const state = new SandboxState(parseOptions(), {
+        formsOrigin: 'http://127.0.0.1:1',
+        coreFormsOrigin: 'http://127.0.0.1:2',
+      });
+      const control = createControl(
+        state,
+        async () => 'http://127.0.0.1:3',
+        async () => {},
+      );
+      control.advanceClock(1801);
+      assert.equal(state.clock.now(), Date.now() + 1_801_000);
+      control.reset();
+      assert.equal(state.clock.now(), Date.now());
+      date.tick(5000);
+      assert.equal(state.clock.now(), Date.now(), 'and runs with it');
     });
 
     test('reset() also puts back the Microsoft connection and the latency, and forgets every session', async (t) => {
@@ -412,6 +441,27 @@ describe('sandbox.control: faults, latency, stats, forms domain, Microsoft conne
           error: 'Send the body as Content-Type: application/json.',
         });
       }
+      assert.deepEqual(sandbox.control.embedOrigins(), before);
+    });
+
+    // The same body streamed, chunked with no Content-Length (node:http's write, a proxy), was
+    // taken for no body by a check that read Content-Length alone: read as {}, it moved the
+    // designer forms' origin, answering 200.
+    test('a chunked body with no Content-Length, sent as anything but JSON, is refused too: nothing is done', async (t) => {
+      const sandbox = await sandboxFor(t, { controlApi: true });
+      const before = sandbox.control.embedOrigins();
+      const req = request(`${sandbox.baseUrl}${CONTROL_PATH}/forms-domain`, {
+        method: 'POST',
+        headers: { 'content-type': 'text/plain' },
+      });
+      req.write('{"kind":"coreForms"}');
+      req.end();
+      const [res] = (await once(req, 'response')) as [IncomingMessage];
+      assert.equal(req.getHeader('content-length'), undefined);
+      assert.equal(res.statusCode, 400);
+      assert.deepEqual(JSON.parse(await text(res)), {
+        error: 'Send the body as Content-Type: application/json.',
+      });
       assert.deepEqual(sandbox.control.embedOrigins(), before);
     });
   });
