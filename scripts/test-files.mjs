@@ -60,15 +60,24 @@ for (const file of files) {
 // first's context, and its tests and hooks were the first's (size.node.test.ts's under
 // entries.node.test.ts's suite). Each suite is declared in this module's context, not in that of
 // the import awaited last, which would declare it inside the last suite.
+// A file is imported only once the file before it has run, as in a process of its own: imported
+// as soon as the one before was evaluated, it was evaluated while that file's tests ran, and saw
+// whatever they had installed meanwhile. A named import of a Node module is its exports as the
+// first `import` of that module found them: browser-gone.test.ts's `setTimeout as sleep` from
+// node:timers/promises, first imported while a test of store-timeout.test.ts had fake timers
+// installed, was the fake clock's, which nothing ticked after: its tests never ended.
 const topLevel = new AsyncResource('test-files');
 for (const file of files) {
   let imported;
-  topLevel.runInAsyncScope(() =>
+  // A top-level suite's promise settles once it has run (passed, failed, timed out, or its file
+  // failed to load).
+  const ran = topLevel.runInAsyncScope(() =>
     describe(file, { timeout: FILE_TIMEOUT_MS }, () => {
       imported = import(pathToFileURL(resolve(file)).href);
       return imported;
     }),
   );
+  await ran;
   // A file that fails to load fails its suite, and the run.
-  await imported.catch(() => {});
+  await imported?.catch(() => {});
 }

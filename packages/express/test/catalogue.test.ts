@@ -694,7 +694,7 @@ test('a Core forms read that fails again after it worked is logged again: once a
   assert.equal(told.length, 2, JSON.stringify(told));
 });
 
-test("the same for the user's client; but a Core forms read that says wait (503) fails the whole menu, as a designer forms read would", async () => {
+test("the same for the user's client; but a Core forms read that says wait (503), or a client read that says the key is refused (401), fails the whole menu, as a designer forms read would", async () => {
   const answering =
     (path: RegExp, status: number): typeof fetch =>
     (input, init) =>
@@ -725,6 +725,15 @@ test("the same for the user's client; but a Core forms read that says wait (503)
   const busy = await coreBusy.request('/forms', { session: 'adele' });
   assert.equal(busy.status, 503, busy.text);
   assert.equal(SessionErrorBodySchema.parse(busy.body).error.code, 'unavailable');
+  // A key revoked while the forms list is still cached meets the refusal at the client's read.
+  await using keyRefused = await mountMiddleware(watch, {
+    apiKey: sandbox.apiKey,
+    baseUrl: sandbox.baseUrl,
+    fetch: answering(/\/api\/v1\/clients/, 401),
+  });
+  const refused = await keyRefused.request('/forms', { session: 'adele' });
+  assert.equal(refused.status, 401, refused.text);
+  assert.equal(SessionErrorBodySchema.parse(refused.body).error.code, 'invalid_api_key');
   // A user with a clientId and no identifier: their client is read only to leave out one the
   // organisation does not have, and a read that says wait keeps their menu (the open form).
   await using clientBusy = await mountMiddleware(watch, {

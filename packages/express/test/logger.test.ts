@@ -4,7 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import { fixtureIds, type Sandbox, startSandbox } from '@form-embed/sandbox';
 import { pino } from 'pino';
 import { consoleLogger } from '../src/console-logger.js';
-import { redactingLogger } from '../src/logger.js';
+import { INVISIBLE, redactingLogger, shownValue } from '../src/logger.js';
 import { mountMiddleware } from './helpers/harness.js';
 import { SecretWatch } from './helpers/secret-watch.js';
 
@@ -145,5 +145,18 @@ describe('redactingLogger', () => {
       said[0],
       `upstream answered ${body.replace(JSON.stringify(quoted).slice(1, -1), '[redacted]')}`,
     );
+  });
+});
+
+describe('a value from the service, as a log line quotes it (shownValue)', () => {
+  test('is quoted, with every invisible character escaped: line and paragraph separators, NEL, a direction override, zero width', () => {
+    const shown = shownValue('a\u2028b\u0085c\u202Ed\u200Be\nf');
+    assert.equal(shown, '"a\\u2028b\\u0085c\\u202ed\\u200be\\nf"');
+    assert.doesNotMatch(shown, INVISIBLE);
+  });
+
+  test('is cut at 100 characters, saying how many it had; not a string, it is written as JSON', () => {
+    assert.equal(shownValue('x'.repeat(150)), `"${'x'.repeat(100)}"… (150 characters)`);
+    assert.equal(shownValue({ authType: 'saml' }), '"{\\"authType\\":\\"saml\\"}"');
   });
 });

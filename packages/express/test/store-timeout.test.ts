@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { after, before, type TestContext, test } from 'node:test';
 import { SessionErrorBodySchema } from '@form-embed/protocol';
 import { fixtureIds, type Sandbox, startSandbox } from '@form-embed/sandbox';
 import FakeTimers from '@sinonjs/fake-timers';
@@ -106,53 +106,88 @@ for (const passOnStoreError of [true, false]) {
   });
 }
 
-test('during an outage one request at a time tries the store: another sent meanwhile goes on at once, uncounted, without asking it', {
-  timeout: 10_000,
-}, async () => {
+/**
+ * A portal whose store fails its first increment, so that an outage begins at once, and answers
+ * no increment after it; the middleware's timers on a fake clock (sockets and the portal's server
+ * keep real time). Once the test ends, even failed, a mint still waiting for the store is let go
+ * before the portal closes.
+ */
+async function portalOnFailingStore(t: TestContext, prefix: string) {
   let asked = 0;
-  let tellAsked: () => void = () => {};
+  const onAsked = new Set<() => void>();
   const store: Store = {
     increment: () => {
       asked += 1;
-      tellAsked();
-      // The first request begins the outage at once; the probe after it gets no answer.
+      for (const told of onAsked) told();
       return asked === 1 ? Promise.reject(new Error('connection refused')) : new Promise(() => {});
     },
     decrement: async () => {},
     resetKey: async () => {},
   };
-  await using portal = await mountMiddleware(watch, {
+  const portal = await mountMiddleware(watch, {
     apiKey: sandbox.apiKey,
     baseUrl: sandbox.baseUrl,
-    limit: { store, prefix: 'one-probe:', storeTimeoutMs: STORE_TIMEOUT_MS },
+    limit: { store, prefix, storeTimeoutMs: STORE_TIMEOUT_MS },
   });
   const clock = FakeTimers.install({
     toFake: ['setTimeout', 'clearTimeout'],
     shouldClearNativeTimers: true,
   });
-  try {
-    const first = await portal.mint(microsoftForm, { session: 'adele' });
-    assert.equal(first.status, 200, first.text);
-    const probeAsked = new Promise<void>((resolve) => {
-      tellAsked = resolve;
-    });
-    const probe = portal.mint(microsoftForm, { session: 'adele' });
-    await probeAsked;
-    const askedAgain = new Promise<string>((resolve) => {
-      tellAsked = () => resolve('the store was asked again while the probe was out');
-    });
-    // Answered with the clock still: it did not wait for the store, nor ask it.
-    const meanwhile = portal.mint(microsoftForm, { session: 'megan' });
-    const step = await Promise.race([
-      askedAgain,
-      meanwhile.then((answer) => `answered ${answer.status}`),
-    ]);
-    assert.equal(step, 'answered 200');
-    await clock.tickAsync(STORE_TIMEOUT_MS);
-    assert.equal((await probe).status, 200);
-  } finally {
+  t.after(async () => {
+    await clock.tickAsync(10 * STORE_TIMEOUT_MS);
     clock.uninstall();
-  }
+    await portal.close();
+  });
+  return {
+    portal,
+    clock,
+    /** Resolves with `what` once the store has been asked `times` in all. */
+    askedTimes: <T>(times: number, what: T) =>
+      new Promise<T>((resolve) => onAsked.add(() => asked >= times && resolve(what))),
+  };
+}
+
+test('during an outage one request at a time tries the store: another sent meanwhile goes on at once, uncounted, without asking it', {
+  timeout: 10_000,
+}, async (t) => {
+  // The first request begins the outage; the probe after it gets no answer.
+  const { portal, clock, askedTimes } = await portalOnFailingStore(t, 'one-probe:');
+  const first = await portal.mint(microsoftForm, { session: 'adele' });
+  assert.equal(first.status, 200, first.text);
+  const probeAsked = askedTimes(2, undefined);
+  const probe = portal.mint(microsoftForm, { session: 'adele' });
+  await probeAsked;
+  const askedAgain = askedTimes(3, 'the store was asked again while the probe was out');
+  // Answered with the clock still: it did not wait for the store, nor ask it.
+  const meanwhile = portal.mint(microsoftForm, { session: 'megan' });
+  const step = await Promise.race([
+    askedAgain,
+    meanwhile.then((answer) => `answered ${answer.status}`),
+  ]);
+  assert.equal(step, 'answered 200');
+  await clock.tickAsync(STORE_TIMEOUT_MS);
+  assert.equal((await probe).status, 200);
+});
+
+test('during an outage a signed-out mint, which meets two limits, asks the store once and waits for it limit.storeTimeoutMs in all', {
+  timeout: 10_000,
+}, async (t) => {
+  const { portal, clock, askedTimes } = await portalOnFailingStore(t, 'signed-out-probe:');
+  const openForm = { kind: 'form', formId: fixtureIds.forms.open } as const;
+  /** A signed-out mint's answer, or word that the store was asked more than `times` in all. */
+  const mintAsking = (times: number) =>
+    Promise.race([
+      askedTimes(times + 1, `the store was asked more than ${times} times`),
+      portal.mint(openForm).then((answer) => `answered ${answer.status}`),
+    ]);
+  // The outage begins at its address's limit; its second limit, all signed-out mints, goes on
+  // without asking, the store having failed.
+  assert.equal(await mintAsking(1), 'answered 200');
+  const probeAsked = askedTimes(2, undefined);
+  const probing = mintAsking(2);
+  await probeAsked;
+  await clock.tickAsync(STORE_TIMEOUT_MS);
+  assert.equal(await probing, 'answered 200', 'answered once limit.storeTimeoutMs had passed');
 });
 
 /** A store that answers each increment as `answers` says, in turn: a count, or a failure. */
