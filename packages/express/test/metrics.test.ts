@@ -11,8 +11,10 @@ import {
   type MetricData,
   PeriodicExportingMetricReader,
 } from '@opentelemetry/sdk-metrics';
+import FakeTimers from '@sinonjs/fake-timers';
 import { mountMiddleware } from './helpers/harness.js';
 import { SecretWatch } from './helpers/secret-watch.js';
+import { settlesWithin } from './helpers/settles.js';
 
 const watch = new SecretWatch();
 let sandbox: Sandbox;
@@ -112,11 +114,23 @@ describe('metrics through the OpenTelemetry API', () => {
       (point) => point['form_embed.upstream.endpoint'] === 'formSession',
     );
     assert.deepEqual(
-      sessionPoints.map((point) => [point['http.response.status_code'], point.value]).sort(),
-      [
-        [200, 1],
-        [503, 1],
-      ],
+      new Set(sessionPoints),
+      new Set([
+        {
+          'form_embed.upstream.endpoint': 'formSession',
+          'http.request.method': 'POST',
+          'http.response.status_code': 200,
+          value: 1,
+        },
+        {
+          'form_embed.upstream.endpoint': 'formSession',
+          'http.request.method': 'POST',
+          'http.response.status_code': 503,
+          'error.type': '503',
+          value: 1,
+        },
+      ]),
+      'a 5xx answer has its status as error.type, a success none',
     );
     // GET /me is not among them: it is sent when the middleware is created, before this SDK.
     const everything = JSON.stringify(all);
@@ -124,6 +138,64 @@ describe('metrics through the OpenTelemetry API', () => {
       assert.ok(!everything.includes(secret), `${secret} is in an exported metric`);
     }
     for (const handle of watch.handles) assert.ok(!everything.includes(handle));
+  });
+
+  test("an upstream request never answered is timed with error.type timeout, and a 4xx answer, which is the service's refusal and not its failure, with none", async (t) => {
+    let reachedUpstream: () => void = () => {};
+    const upstreamReached = new Promise<void>((resolve) => {
+      reachedUpstream = resolve;
+    });
+    let hang = false;
+    await using portal = await mountMiddleware(watch, {
+      apiKey: sandbox.apiKey,
+      baseUrl: sandbox.baseUrl,
+      timeoutMs: 300,
+      // Once `hang` is set, the form-session request never answers until it is aborted.
+      fetch: (input, init) => {
+        if (!hang || !String(input).endsWith('/session')) return fetch(input, init);
+        reachedUpstream();
+        return new Promise((_resolve, reject) => {
+          init?.signal?.addEventListener('abort', () => reject(init.signal?.reason));
+        });
+      },
+    });
+    const exported = registerSdk();
+    sandbox.control.fail({ kind: 'error', code: 'form_not_found', scope: 'session' });
+    assert.equal((await portal.mint(microsoftForm, { session: 'adele' })).status, 404);
+    // Only the middleware's own timers: sockets and the portal's server keep real time.
+    const clock = FakeTimers.install({
+      toFake: ['setTimeout', 'clearTimeout'],
+      shouldClearNativeTimers: true,
+    });
+    t.after(() => clock.uninstall()); // should the test fail before it does
+    hang = true;
+    const answered = portal.mint(microsoftForm, { session: 'adele' });
+    await upstreamReached;
+    await clock.tickAsync(300);
+    assert.ok(await settlesWithin(answered), 'answered once timeoutMs has passed');
+    clock.uninstall(); // the SDK's flush keeps time with real timers
+    assert.equal((await answered).status, 503);
+    const all = (await exported()).flatMap((scope) => scope.metrics);
+    const sessionPoints = pointsOf(all, 'form_embed.upstream.duration').filter(
+      (point) => point['form_embed.upstream.endpoint'] === 'formSession',
+    );
+    assert.deepEqual(
+      new Set(sessionPoints),
+      new Set([
+        {
+          'form_embed.upstream.endpoint': 'formSession',
+          'http.request.method': 'POST',
+          'http.response.status_code': 404,
+          value: 1,
+        },
+        {
+          'form_embed.upstream.endpoint': 'formSession',
+          'http.request.method': 'POST',
+          'error.type': 'timeout',
+          value: 1,
+        },
+      ]),
+    );
   });
 
   test('a refusal by the count all signed-out mints share is its own series: signedOutMint, signed_out', async () => {

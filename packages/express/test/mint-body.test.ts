@@ -15,6 +15,7 @@ import {
   withoutUpstream,
 } from './helpers/harness.js';
 import { SecretWatch } from './helpers/secret-watch.js';
+import { settlesWithin } from './helpers/settles.js';
 
 const watch = new SecretWatch();
 let sandbox: Sandbox;
@@ -198,7 +199,7 @@ describe('the mint request body (read only to refuse a malformed one)', () => {
   // The timeout only turns a hang (a body never bounded) into a failure.
   test('a body that never ends is invalid_request once timeoutMs has passed, and its connection is closed', {
     timeout: 30_000,
-  }, async () => {
+  }, async (t) => {
     const TIMEOUT_MS = 3_000; // not the default: the option is what counts
     let routed: () => void = () => {};
     const reachedRouter = new Promise<void>((resolve) => {
@@ -220,31 +221,28 @@ describe('the mint request body (read only to refuse a malformed one)', () => {
         toFake: ['setTimeout', 'clearTimeout'],
         shouldClearNativeTimers: true,
       });
-      try {
-        // Ten bytes announced, one sent, and the rest never.
-        const { received, closed } = await sendMintHead(slow, { announced: 10, sent: '{' });
-        await reachedRouter;
-        await clock.tickAsync(TIMEOUT_MS - 1);
-        assert.equal(received(), '', 'not answered before timeoutMs');
-        await clock.tickAsync(1);
-        await closed;
-        const [head = '', text = ''] = received().split('\r\n\r\n');
-        assert.match(head, /^HTTP\/1\.1 400 /);
-        assert.match(head, /\r\nConnection: close\r\n/i);
-        assert.match(head, /\r\nCache-Control: no-store\r\n/i);
-        const { error } = SessionErrorBodySchema.parse(JSON.parse(text));
-        assert.equal(error.code, 'invalid_request');
-        assert.match(error.message, /not received in time/);
-      } finally {
-        clock.uninstall();
-      }
+      t.after(() => clock.uninstall());
+      // Ten bytes announced, one sent, and the rest never.
+      const { received, closed } = await sendMintHead(slow, { announced: 10, sent: '{' });
+      await reachedRouter;
+      await clock.tickAsync(TIMEOUT_MS - 1);
+      assert.equal(received(), '', 'not answered before timeoutMs');
+      await clock.tickAsync(1);
+      assert.ok(await settlesWithin(closed), 'closed once timeoutMs has passed');
+      const [head = '', text = ''] = received().split('\r\n\r\n');
+      assert.match(head, /^HTTP\/1\.1 400 /);
+      assert.match(head, /\r\nConnection: close\r\n/i);
+      assert.match(head, /\r\nCache-Control: no-store\r\n/i);
+      const { error } = SessionErrorBodySchema.parse(JSON.parse(text));
+      assert.equal(error.code, 'invalid_request');
+      assert.match(error.message, /not received in time/);
     });
   });
   // withTimeout gives an answer one more turn after its timer fires: a body ending in that turn
   // is read, and the refusal of a late body (which closes the connection) must not follow it.
   test('a body whose end arrives in the turn its timeoutMs passes is read: the answer goes out as it is, and nothing throws', {
     timeout: 30_000,
-  }, async () => {
+  }, async (t) => {
     const TIMEOUT_MS = 3_000;
     const uncaught: unknown[] = [];
     const onUncaught = (error: unknown) => uncaught.push(error);
@@ -267,30 +265,32 @@ describe('the mint request body (read only to refuse a malformed one)', () => {
     );
     await slow.mint(openForm); // the embed origins are read, so nothing upstream is in flight
     process.on('uncaughtException', onUncaught);
+    t.after(() => process.off('uncaughtException', onUncaught)); // should the test fail first
     await withoutUpstream(slow, async () => {
-      clock = FakeTimers.install({
+      const installed = FakeTimers.install({
         toFake: ['setTimeout', 'clearTimeout'],
         shouldClearNativeTimers: true,
       });
-      try {
-        const { socket, received } = await sendMintHead(slow, {
-          announced: 2,
-          headers: 'X-Portal-Session: adele\r\n',
-        });
-        await new Promise((resolve) => setImmediate(resolve));
-        socket.write('{}');
-        while (!received().includes('\r\n\r\n')) await new Promise((r) => setImmediate(r));
-        // The turns in which withTimeout's setImmediate would have refused the body.
-        for (let i = 0; i < 3; i++) await new Promise((r) => setImmediate(r));
-        socket.destroy();
-        const [head = ''] = received().split('\r\n\r\n');
-        assert.match(head, /^HTTP\/1\.1 403 /);
-        assert.doesNotMatch(head, /\r\nConnection: close\r\n/i);
-      } finally {
-        clock.uninstall();
-        process.off('uncaughtException', onUncaught);
-      }
+      clock = installed;
+      t.after(() => installed.uninstall());
+      const { socket, received } = await sendMintHead(slow, {
+        announced: 2,
+        headers: 'X-Portal-Session: adele\r\n',
+      });
+      const headRead = new Promise<void>((resolve) => {
+        socket.on('data', () => received().includes('\r\n\r\n') && resolve());
+      });
+      await new Promise((resolve) => setImmediate(resolve));
+      socket.write('{}');
+      assert.ok(await settlesWithin(headRead), 'answered');
+      // The turns in which withTimeout's setImmediate would have refused the body.
+      for (let i = 0; i < 3; i++) await new Promise((r) => setImmediate(r));
+      socket.destroy();
+      const [head = ''] = received().split('\r\n\r\n');
+      assert.match(head, /^HTTP\/1\.1 403 /);
+      assert.doesNotMatch(head, /\r\nConnection: close\r\n/i);
     });
+    process.off('uncaughtException', onUncaught);
     assert.deepEqual(uncaught, []);
   });
 });

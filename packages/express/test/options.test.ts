@@ -395,6 +395,29 @@ describe('formEmbedSessions options', () => {
     assert.match(String(line?.details?.reason), /SELF_SIGNED/);
   });
 
+  test("a service certificate whose issuer this Node cannot verify (a private CA's, without its chain) is logged as refused, with NODE_EXTRA_CA_CERTS", async () => {
+    // Node's code for a certificate signed by a CA it does not have: no CERT in its name.
+    const unverifiable = async () => {
+      const cause = Object.assign(new Error('unable to verify the first certificate'), {
+        code: 'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+      });
+      throw new TypeError('fetch failed', { cause });
+    };
+    const logsBefore = watch.logLines.length;
+    await using portal = await mountMiddleware(watch, {
+      apiKey: sandbox.apiKey,
+      baseUrl: 'https://service.example',
+      fetch: unverifiable,
+    });
+    assert.equal((await portal.mint(microsoftForm, { session: 'adele' })).status, 503);
+    const [line] = watch.logLines.slice(logsBefore);
+    assert.match(
+      line?.message ?? '',
+      /^the service's TLS certificate was refused for GET me: .*NODE_EXTRA_CA_CERTS/,
+    );
+    assert.equal(line?.details?.reason, 'TypeError: UNABLE_TO_VERIFY_LEAF_SIGNATURE');
+  });
+
   test('plain http off this machine is warned of at construction, once per option: a baseUrl (the API key crosses the network in the clear) and an allowed origin (its page can be changed on the way)', () => {
     const warned: string[] = [];
     const logger = { warn: (message: string) => warned.push(message), error: () => {} };

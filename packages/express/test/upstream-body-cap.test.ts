@@ -6,9 +6,15 @@ import { gzipSync } from 'node:zlib';
 import { SessionErrorBodySchema } from '@form-embed/protocol';
 import { fixtureIds, fixtureKeys } from '@form-embed/sandbox';
 import FakeTimers from '@sinonjs/fake-timers';
-import { answerMe, type FakeUpstream, startFakeUpstream } from './helpers/fake-upstream.js';
+import {
+  answerMe,
+  type FakeUpstream,
+  fakeOrganisation,
+  startFakeUpstream,
+} from './helpers/fake-upstream.js';
 import { type MountedMiddleware, mountMiddleware } from './helpers/harness.js';
 import { SecretWatch } from './helpers/secret-watch.js';
+import { settlesWithin } from './helpers/settles.js';
 
 const MiB = 1024 * 1024;
 const watch = new SecretWatch();
@@ -69,12 +75,30 @@ function answerBrokenOff(url: string, res: ServerResponse): void {
   }
 }
 
+/**
+ * A form session of exactly `size` bytes of JSON (whitespace after the object makes up the
+ * length), chunked: no Content-Length to read the size from, only the bytes as they come.
+ */
+function answerSized(res: ServerResponse, size: number): void {
+  const session = JSON.stringify({
+    embedUrl: `${fakeOrganisation.formsOrigin}/s/sized`,
+    provider: 'microsoft',
+    expiresIn: 120,
+  });
+  const body = session.padEnd(size, ' ');
+  res.writeHead(200, { 'content-type': 'application/json' });
+  res.write(body.slice(0, 512));
+  res.end(body.slice(512));
+}
+
 before(async () => {
   upstream = await startFakeUpstream(async (req, res) => {
     if (answerMe(req, res)) return;
     if (req.url?.includes('warm-up')) return void res.writeHead(400).end('{}');
     if (req.url?.includes('gzip-bomb')) return void answerGzipBomb(res);
     if (req.url?.includes('broken-')) return void answerBrokenOff(req.url, res);
+    const sized = /\/forms\/sized-(\d+)\//.exec(req.url ?? '');
+    if (sized) return void answerSized(res, Number(sized[1]));
     if (req.url?.includes('stalled')) {
       // Headers, the body's first bytes, and then nothing until the portal gives up.
       res.writeHead(req.url.includes('-limited') ? 429 : 200, {
@@ -116,6 +140,31 @@ describe('what is read of an upstream answer', () => {
     assert.ok(bodyBytesSent < 16 * MiB, `the upstream sent ${bodyBytesSent / MiB} MiB`);
   });
 
+  test('a chunked answer (no Content-Length) of exactly maxUpstreamBodyBytes is read whole and minted; one byte more is internal_error', async () => {
+    await using capped = await mountMiddleware(watch, {
+      apiKey: fixtureKeys.primary,
+      baseUrl: upstream.baseUrl,
+      resolveUser: () => ({ clientId: fixtureIds.clients.contoso }),
+      maxUpstreamBodyBytes: 1024,
+    });
+    const atCap = await capped.mint({ kind: 'form', formId: 'sized-1024' });
+    assert.equal(atCap.status, 200, atCap.text);
+    assert.equal(
+      (atCap.body as { embedUrl?: unknown }).embedUrl,
+      `${fakeOrganisation.formsOrigin}/s/sized`,
+    );
+    const linesBefore = watch.logLines.length;
+    const overCap = await capped.mint({ kind: 'form', formId: 'sized-1025' });
+    assert.equal(overCap.status, 500, overCap.text);
+    assert.equal(SessionErrorBodySchema.parse(overCap.body).error.code, 'internal_error');
+    assert.ok(
+      watch.logLines
+        .slice(linesBefore)
+        .some((line) => line.message.includes('longer than maxUpstreamBodyBytes')),
+      'the cut-off was not logged',
+    );
+  });
+
   test('a compressed answer whose Content-Length is small is still cut off at maxUpstreamBodyBytes once inflated', async () => {
     const linesBefore = watch.logLines.length;
     const answer = await portal.mint({ kind: 'form', formId: 'gzip-bomb' });
@@ -149,7 +198,7 @@ describe('what is read of an upstream answer', () => {
     });
   }
 
-  test('a body that stalls past timeoutMs is the service not answering in time: unavailable, logged as such, not an answer broken off', async () => {
+  test('a body that stalls past timeoutMs is the service not answering in time: unavailable, logged as such, not an answer broken off', async (t) => {
     const headersRead = new EventEmitter();
     await using slow = await mountMiddleware(watch, {
       apiKey: fixtureKeys.primary,
@@ -168,26 +217,24 @@ describe('what is read of an upstream answer', () => {
       toFake: ['setTimeout', 'clearTimeout'],
       shouldClearNativeTimers: true,
     });
-    try {
-      const linesBefore = watch.logLines.length;
-      for (const formId of ['stalled', 'stalled-limited']) {
-        const read = once(headersRead, 'read');
-        const answering = slow.mint({ kind: 'form', formId });
-        await read;
-        await clock.tickAsync(1_000);
-        const answer = await answering;
-        assert.equal(answer.status, 503, answer.text);
-        assert.equal(SessionErrorBodySchema.parse(answer.body).error.code, 'unavailable');
-      }
-      // One line for the two: the second met the same outage (repeated-lines.ts).
-      const messages = watch.logLines.slice(linesBefore).map((line) => line.message);
-      assert.deepEqual(
-        messages,
-        ['the service did not answer POST formSession within timeoutMs (1000 ms)'],
-        JSON.stringify(messages),
-      );
-    } finally {
-      clock.uninstall();
+    t.after(() => clock.uninstall());
+    const linesBefore = watch.logLines.length;
+    for (const formId of ['stalled', 'stalled-limited']) {
+      const read = once(headersRead, 'read');
+      const answering = slow.mint({ kind: 'form', formId });
+      await read;
+      await clock.tickAsync(1_000);
+      assert.ok(await settlesWithin(answering), `${formId}: answered once timeoutMs has passed`);
+      const answer = await answering;
+      assert.equal(answer.status, 503, answer.text);
+      assert.equal(SessionErrorBodySchema.parse(answer.body).error.code, 'unavailable');
     }
+    // One line for the two: the second met the same outage (repeated-lines.ts).
+    const messages = watch.logLines.slice(linesBefore).map((line) => line.message);
+    assert.deepEqual(
+      messages,
+      ['the service did not answer POST formSession within timeoutMs (1000 ms)'],
+      JSON.stringify(messages),
+    );
   });
 });

@@ -41,3 +41,15 @@ test('work that has not settled after the extra turn is rejected with timedOut()
   );
   assert.equal(calls, 1);
 });
+
+test('the timer is cleared once the work settles: none is left behind to hold the process or fire later', async (t) => {
+  const clock = FakeTimers.install({
+    toFake: ['setTimeout', 'clearTimeout', 'setImmediate'],
+    shouldClearNativeTimers: true,
+  });
+  t.after(() => clock.uninstall());
+  const bounded = withTimeout(Promise.resolve('answer'), 10_000, () => new Error('late'));
+  assert.equal(clock.countTimers(), 1, 'the bound is timed while the work runs');
+  assert.equal(await bounded, 'answer');
+  assert.equal(clock.countTimers(), 0);
+});
