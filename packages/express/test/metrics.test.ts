@@ -56,6 +56,23 @@ function pointsOf(all: MetricData[], name: string): Record<string, unknown>[] {
   }));
 }
 
+/** The upstream durations of form-session requests. */
+function formSessionPoints(all: MetricData[]) {
+  return pointsOf(all, 'form_embed.upstream.duration').filter(
+    (point) => point['form_embed.upstream.endpoint'] === 'formSession',
+  );
+}
+
+/** One form-session request's upstream duration point, with `attributes` besides. */
+function formSessionPoint(attributes: Record<string, unknown>) {
+  return {
+    'form_embed.upstream.endpoint': 'formSession',
+    'http.request.method': 'POST',
+    value: 1,
+    ...attributes,
+  };
+}
+
 describe('metrics through the OpenTelemetry API', () => {
   test('an SDK registered after the middleware is created sees mints by kind and outcome, limit refusals and upstream durations, with no user, handle or key in any attribute', async () => {
     await using portal = await mountMiddleware(watch, {
@@ -109,26 +126,11 @@ describe('metrics through the OpenTelemetry API', () => {
     assert.deepEqual(pointsOf(all, 'form_embed.limit.refusals'), [
       { 'form_embed.limit.name': 'mint', 'form_embed.limit.subject': 'user', value: 1 },
     ]);
-    const upstream = pointsOf(all, 'form_embed.upstream.duration');
-    const sessionPoints = upstream.filter(
-      (point) => point['form_embed.upstream.endpoint'] === 'formSession',
-    );
     assert.deepEqual(
-      new Set(sessionPoints),
+      new Set(formSessionPoints(all)),
       new Set([
-        {
-          'form_embed.upstream.endpoint': 'formSession',
-          'http.request.method': 'POST',
-          'http.response.status_code': 200,
-          value: 1,
-        },
-        {
-          'form_embed.upstream.endpoint': 'formSession',
-          'http.request.method': 'POST',
-          'http.response.status_code': 503,
-          'error.type': '503',
-          value: 1,
-        },
+        formSessionPoint({ 'http.response.status_code': 200 }),
+        formSessionPoint({ 'http.response.status_code': 503, 'error.type': '503' }),
       ]),
       'a 5xx answer has its status as error.type, a success none',
     );
@@ -176,24 +178,11 @@ describe('metrics through the OpenTelemetry API', () => {
     clock.uninstall(); // the SDK's flush keeps time with real timers
     assert.equal((await answered).status, 503);
     const all = (await exported()).flatMap((scope) => scope.metrics);
-    const sessionPoints = pointsOf(all, 'form_embed.upstream.duration').filter(
-      (point) => point['form_embed.upstream.endpoint'] === 'formSession',
-    );
     assert.deepEqual(
-      new Set(sessionPoints),
+      new Set(formSessionPoints(all)),
       new Set([
-        {
-          'form_embed.upstream.endpoint': 'formSession',
-          'http.request.method': 'POST',
-          'http.response.status_code': 404,
-          value: 1,
-        },
-        {
-          'form_embed.upstream.endpoint': 'formSession',
-          'http.request.method': 'POST',
-          'error.type': 'timeout',
-          value: 1,
-        },
+        formSessionPoint({ 'http.response.status_code': 404 }),
+        formSessionPoint({ 'error.type': 'timeout' }),
       ]),
     );
   });
