@@ -75,7 +75,8 @@ export class UpstreamErrors {
    */
   echoedKey(route: Route, answer: UpstreamAnswer): SessionErrorResponse {
     this.#logger.error(
-      `the service's answer to ${answer.request} (paths.${route}) holds the API key in its embedUrl or provider; it was not passed on to the browser. Tell the service's support`,
+      `the service's answer to ${answer.endpoint} (paths.${route}) holds the API key in its embedUrl or provider; it was not passed on to the browser. Tell the service's support`,
+      { request: answer.request },
     );
     return sessionError('internal_error', "The service's answer held the API key.");
   }
@@ -178,7 +179,8 @@ export class UpstreamErrors {
         // scope the key lacks or another client’s record (docs/contract.md#authentication).
         if (!isFormSessionRoute(route)) return this.#refusedRead(route, answer);
         this.#logger.error(
-          `the service answered ${answer.request} (paths.${route}) with ${answer.status} and no SessionError${this.#said(answer)}: check baseUrl (without /api/v1) and paths.${route}, and any gateway in front of the service`,
+          `the service answered ${answer.endpoint} (paths.${route}) with ${answer.status} and no SessionError: check baseUrl (without /api/v1) and paths.${route}, and any gateway in front of the service`,
+          this.#requestAndSaid(answer),
         );
         return sessionError(
           'invalid_request',
@@ -207,21 +209,27 @@ export class UpstreamErrors {
 
   /** A read refused in the general form `{error: string}`, logged with what the service said. */
   #refusedRead(route: Route, answer: UpstreamAnswer): SessionErrorResponse {
-    const said = this.#said(answer);
-    if (!said) return badShape(this.#logger, route, answer);
+    const details = this.#requestAndSaid(answer);
+    if (details.said === undefined) return badShape(this.#logger, route, answer);
     const todo =
       answer.status === 403
         ? 'the API key may lack a scope this read needs, or the record is another client’s'
         : `check baseUrl (without /api/v1) and paths.${route}`;
     this.#logger.error(
-      `the service refused ${answer.request} (paths.${route}) with ${answer.status}${said}: ${todo}`,
+      `the service refused ${answer.endpoint} (paths.${route}) with ${answer.status}: ${todo}`,
+      details,
     );
     return sessionError('internal_error', `The service refused a read (${answer.status}).`);
   }
 
-  /** `{error: string}`'s text as a log line's clause, cleaned; '' for any other body. */
-  #said(answer: UpstreamAnswer): string {
+  /**
+   * The request, and `{error: string}`'s text cleaned as `said` when the body is that: details,
+   * not the line's message, which names the endpoint as configured (bad-shape.ts).
+   */
+  #requestAndSaid(answer: UpstreamAnswer): { request: string; said?: string } {
     const error = (answer.body as { error?: unknown } | undefined)?.error;
-    return typeof error === 'string' && error ? `, saying "${this.#logged(error)}"` : '';
+    return typeof error === 'string' && error
+      ? { request: answer.request, said: this.#logged(error) }
+      : { request: answer.request };
   }
 }

@@ -773,16 +773,16 @@ test('a Core forms list refused in the general form (403 {error}, a key without 
     `form:${forms.google}`,
     `form:${forms.open}`,
   ]);
-  const logged = watch.logLines.slice(logsBefore).map((line) => line.message);
+  const logged = watch.logLines.slice(logsBefore);
   assert.ok(
     logged.some(
-      (message) =>
-        message.includes('with 403, saying "This key lacks scope core:configure"') &&
-        message.includes('may lack a scope'),
+      ({ message, details }) =>
+        message.includes('with 403: the API key may lack a scope') &&
+        details?.said === 'This key lacks scope core:configure',
     ),
     JSON.stringify(logged),
   );
-  assert.ok(!logged.some((message) => message.includes('not in the documented shape')));
+  assert.ok(!logged.some(({ message }) => message.includes('not in the documented shape')));
 });
 
 /** A portal whose user, `userIdentifier`, is of the tenant its `x-tenant` header names. */

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { fixtureIds, type Sandbox, startSandbox } from '@form-embed/sandbox';
 import FakeTimers from '@sinonjs/fake-timers';
+import type { FormEmbedSessionsOptions } from '../src/index.js';
 import type { Logger } from '../src/logger.js';
 import { LINES_PER_MESSAGE, REPEAT_WINDOW_MS, withoutRepeats } from '../src/repeated-lines.js';
 import { mountMiddleware } from './helpers/harness.js';
@@ -138,7 +139,8 @@ describe('a message whose details the sender chooses is at most ten lines a minu
     );
   });
 
-  test('an authorize that throws, met by mints of 30 made-up form ids, logs ten lines', async () => {
+  /** The lines a portal signed in as Adele logs while minting 30 made-up form ids. */
+  async function linesOfMadeUpMints(options: Partial<FormEmbedSessionsOptions>, status: number) {
     await using portal = await mountMiddleware(watch, {
       apiKey: sandbox.apiKey,
       baseUrl: sandbox.baseUrl,
@@ -146,16 +148,38 @@ describe('a message whose details the sender chooses is at most ten lines a minu
         clientId: fixtureIds.clients.contoso,
         userIdentifier: fixtureIds.users.adele,
       }),
-      authorize: () => {
-        throw new Error('entitlements database down');
-      },
+      ...options,
     });
     const logsBefore = watch.logLines.length;
     for (let i = 0; i < 30; i += 1) {
-      assert.equal((await portal.mint({ kind: 'form', formId: `made-up-${i}` })).status, 500);
+      const answer = await portal.mint({ kind: 'form', formId: `made-up-${i}` });
+      assert.equal(answer.status, status, answer.text);
     }
-    const logged = watch.logLines.slice(logsBefore).map(({ message }) => message);
+    return watch.logLines.slice(logsBefore);
+  }
+
+  test('an authorize that throws, met by mints of 30 made-up form ids, logs ten lines', async () => {
+    const authorize = () => {
+      throw new Error('entitlements database down');
+    };
+    const logged = (await linesOfMadeUpMints({ authorize }, 500)).map(({ message }) => message);
     assert.deepEqual(logged, Array(LINES_PER_MESSAGE).fill('authorize threw'));
+  });
+
+  test('an answer not in the documented shape, or a 404 with no SessionError, met by mints of 30 made-up form ids: ten lines, naming the endpoint with {formId}, the request in their details', async () => {
+    for (const [status, answered] of [
+      [200, 500],
+      [404, 400],
+    ]) {
+      sandbox.control.fail({ kind: 'notJson', status, scope: 'session', count: 1e6 });
+      const logged = await linesOfMadeUpMints({}, answered as number).finally(() =>
+        sandbox.control.reset(),
+      );
+      assert.equal(logged.length, LINES_PER_MESSAGE, `status ${status}`);
+      assert.equal(new Set(logged.map(({ message }) => message)).size, 1, `status ${status}`);
+      assert.match(logged[0]?.message ?? '', /\/forms\/\{formId\}\/session/);
+      assert.match(String(logged[0]?.details?.request), /\/forms\/made-up-0\/session$/);
+    }
   });
 });
 
