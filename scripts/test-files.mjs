@@ -67,6 +67,10 @@ for (const file of files) {
 // node:timers/promises, first imported while a test of store-timeout.test.ts had fake timers
 // installed, was the fake clock's, which nothing ticked after: its tests never ended.
 const topLevel = new AsyncResource('test-files');
+// A test awaiting what nothing holds open (a promise a fake clock would settle) would otherwise end
+// the event loop, and the run with it, before the next files are declared: they would be neither
+// run nor reported. Held open, such a test is cancelled at the file's timeout instead.
+const keepAlive = setInterval(() => {}, FILE_TIMEOUT_MS);
 for (const file of files) {
   let imported;
   // A top-level suite's promise settles once it has run (passed, failed, timed out, or its file
@@ -81,3 +85,4 @@ for (const file of files) {
   // A file that fails to load fails its suite, and the run.
   await imported?.catch(() => {});
 }
+clearInterval(keepAlive);

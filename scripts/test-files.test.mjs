@@ -121,3 +121,33 @@ after(() => clearInterval(open));`,
   assert.ok(passed(stdout, 'b1'), stdout);
   assert.deepEqual(log, ['b1']);
 });
+
+test("a test awaiting what nothing holds open is cancelled at its file's timeout, and the next files still run and are reported", async () => {
+  const { code, stdout, log } = await runFiles(
+    {
+      'a.test.mjs': `test('a1', () => new Promise(() => {}));`,
+      'b.test.mjs': `test('b1', () => log('b1'));`,
+      'c.test.mjs': `test('c1', () => { throw new Error('c1 fails'); });`,
+    },
+    { TEST_FILE_TIMEOUT_MS: '300' },
+  );
+  assert.equal(code, 1, stdout);
+  assert.match(stdout, /^\s*not ok \d+ - a1$/m, stdout);
+  assert.ok(passed(stdout, 'b1'), stdout);
+  assert.match(stdout, /^\s*not ok \d+ - c1$/m, stdout);
+  assert.deepEqual(log, ['b1']);
+});
+
+test("a file is imported only once the file before it has run: it does not see what that file's tests installed meanwhile (a fake clock, say)", async () => {
+  const { code, stdout, log } = await runFiles({
+    'a.test.mjs': `test('a1', async () => {
+  globalThis.installed = 'fake clock';
+  await new Promise((r) => setTimeout(r, 50));
+  delete globalThis.installed;
+});`,
+    'b.test.mjs': `log('b imported, installed: ' + globalThis.installed);
+test('b1', () => {});`,
+  });
+  assert.equal(code, 0, stdout);
+  assert.deepEqual(log, ['b imported, installed: undefined']);
+});
