@@ -82,7 +82,10 @@ for (const file of files) {
     }),
   );
   await ran;
-  // A file that fails to load fails its suite, and the run.
-  await imported?.catch(() => {});
+  // A file that fails to load fails its suite, and the run: Node 22 reports the suite failed but
+  // leaves the exit code 0, so it is set here.
+  await imported?.catch(() => {
+    process.exitCode = 1;
+  });
 }
 clearInterval(keepAlive);
