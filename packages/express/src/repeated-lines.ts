@@ -3,7 +3,10 @@ import type { Logger } from './logger.js';
 /** How long a line, once logged, is not logged again: its repeats are counted meanwhile. */
 export const REPEAT_WINDOW_MS = 60_000;
 
-/** The most distinct lines, and messages, remembered; past that the one logged longest ago is forgotten. */
+/**
+ * The most distinct lines, and messages, remembered; past that the one logged longest ago is
+ * forgotten.
+ */
 const REMEMBERED_LINES = 500;
 
 /**
