@@ -1,8 +1,9 @@
 import type { Availability, CoreForm } from './schemas.js';
 
 /**
- * When a Core form can be embedded (docs/contract.md#core-forms): its availability is public
- * or both, and no client override for the user's client withdraws it.
+ * When a Core form can be embedded (docs/contract.md#core-forms): it is enabled and its
+ * availability is public or both (`public`, which `embeddable` reports), and no client override
+ * for the user's client withdraws it.
  */
 
 /** `public` and `both` are the availabilities that allow a public (embedded) session. */
