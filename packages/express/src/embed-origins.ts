@@ -64,7 +64,7 @@ export class EmbedOriginCache {
     this.#first = this.get().catch((error: unknown) => {
       if (error instanceof SessionErrorResponse) return;
       this.#logger.warn(
-        'the embed origins (GET /api/v1/me) could not be fetched at start; the first mint tries again',
+        "the embed origins (GET /api/v1/me) could not be fetched at start; the next mint, or a page's read of them, tries again",
         { error: describe(error) },
       );
     });
