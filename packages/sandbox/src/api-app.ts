@@ -9,7 +9,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import { answeredFault } from './answered-fault.js';
 import { answer } from './api-answers.js';
 import { sendError } from './api-errors.js';
-import { isSessionRoute, matchRoute } from './api-routes.js';
+import { isFormSessionRoute, matchRoute } from './api-routes.js';
 import { authenticate } from './authenticate.js';
 import type { SandboxControl } from './control.js';
 import { CONTROL_PATH } from './control-path.js';
@@ -26,7 +26,7 @@ export function createApiApp(state: SandboxState, control: SandboxControl): expr
   app.use(async function serveApi(req: Request, res: Response) {
     const route = matchRoute(req.method, req.path);
     state.countRequest(route?.key ?? `${req.method} (no route)`);
-    const session = route !== undefined && isSessionRoute(route.name);
+    const session = route !== undefined && isFormSessionRoute(route.name);
     // A mint is never cached, and neither is a refusal of one.
     if (session) res.set('Cache-Control', 'no-store');
     if (state.latencyMs > 0 && !(await held(state, req, res, state.latencyMs))) return;
@@ -59,7 +59,7 @@ export function createApiApp(state: SandboxState, control: SandboxControl): expr
   app.use(function apiError(_error: unknown, req: Request, res: Response, _next: NextFunction) {
     if (res.headersSent) return void req.socket.destroy();
     const route = matchRoute(req.method, req.path);
-    const session = route !== undefined && isSessionRoute(route.name);
+    const session = route !== undefined && isFormSessionRoute(route.name);
     sendError(res, session, 'internal_error', 'Unexpected error in the sandbox.');
   });
   return app;

@@ -55,6 +55,6 @@ export function matchRoute(method: string, path: string): MatchedRoute | undefin
   return undefined;
 }
 
-export function isSessionRoute(name: RouteName): boolean {
+export function isFormSessionRoute(name: RouteName): boolean {
   return name === 'formSession' || name === 'coreFormSession';
 }
