@@ -1,11 +1,12 @@
 import { expect } from '@open-wc/testing';
-import { act, createElement, createRef, useState } from 'react';
+import { act, createElement, createRef, StrictMode, useState, version } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import type { FormEmbedElement } from '../src/index.js';
 import { FormEmbed } from '../src/react.js';
 import {
   embedOrigin,
   errorMessage,
+  failure,
   frameOf,
   mintCall,
   post,
@@ -16,6 +17,10 @@ import {
 
 // React's act() flushes each render before it resolves.
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+
+// Every file that tests <FormEmbed> runs twice: on React 19, and on React 18 in the `react-18`
+// group of web-test-runner.config.mjs, whose page says so here.
+const expectedReactMajor = (globalThis as { expectedReactMajor?: number }).expectedReactMajor ?? 19;
 
 describe('<FormEmbed> (@form-embed/element/react)', () => {
   let container: HTMLElement;
@@ -37,6 +42,53 @@ describe('<FormEmbed> (@form-embed/element/react)', () => {
     await settle(element);
     return element;
   }
+
+  it(`runs on React ${expectedReactMajor}`, () => {
+    expect(version.split('.')[0]).to.equal(String(expectedReactMajor));
+  });
+
+  it('in StrictMode it mints once and its listener props hear their events; a new key mounts a new element, which mints again', async () => {
+    const { calls, fetchSession } = sessionStub();
+    const heard: string[] = [];
+    const form = createRef<FormEmbedElement>();
+    const page = (key: string) =>
+      createElement(
+        StrictMode,
+        null,
+        createElement(FormEmbed, {
+          key,
+          ref: form,
+          formId: 'f1',
+          fetchSession,
+          onSession: (event) => heard.push(`${event.type} ${event.attempt}`),
+          onError: (event) => heard.push(`${event.type} ${event.code} ${event.willRetry}`),
+          onRemint: (event) => heard.push(`${event.type} ${event.reason}`),
+        }),
+      );
+    await act(() => root.render(page('signed-in')));
+    const first = form.current as FormEmbedElement;
+    await settle(first);
+    expect(calls, 'one mint, whatever StrictMode mounts twice').to.have.length(1);
+    calls[0]?.reject(failure('form_not_found'));
+    await settle(first);
+    first.remint();
+    (await mintCall(calls, 1)).resolve(session());
+    await settle(first);
+    post(errorMessage('error'), embedOrigin, frameOf(first)?.contentWindow ?? null);
+    (await mintCall(calls, 2)).resolve(session());
+    await settle(first);
+    await act(() => root.render(page('signed-out')));
+    const second = form.current as FormEmbedElement;
+    await settle(second);
+    expect(second !== first && !first.isConnected, 'a new element').to.equal(true);
+    expect(calls, 'the new element minted once').to.have.length(4);
+    expect(heard).to.deep.equal([
+      'form-embed-error form_not_found false',
+      'form-embed-session 1',
+      'form-embed-remint error',
+      'form-embed-session 1',
+    ]);
+  });
 
   it('sets the props that have no attribute as properties, so the element mints through them', async () => {
     const { calls, fetchSession } = sessionStub();
