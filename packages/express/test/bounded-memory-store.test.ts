@@ -60,3 +60,11 @@ test('counts in the window express-rate-limit gives it, never below 0, and drops
   assert.equal(store.get('a'), undefined);
   assert.equal(store.size, 0, 'an ended window is not kept');
 });
+
+test('by default holds at most 50,000 keys, the bound the README sizes at about 25 MB', () => {
+  const store = storeOf();
+  for (let i = 0; i <= 50_000; i++) store.increment(`ip:198.51.${i >> 8}.${i & 255}`);
+  assert.equal(store.size, 50_000);
+  assert.equal(store.get('ip:198.51.0.0'), undefined, 'the least recently counted went first');
+  assert.equal(store.get('ip:198.51.0.1')?.totalHits, 1);
+});

@@ -296,6 +296,49 @@ describe('metrics through the OpenTelemetry API', () => {
     assert.ok(timed > 0 && timed <= elapsedS, `timed ${timed} s of a mint that took ${elapsedS} s`);
   });
 
+  test("each instrument has the README's unit, and every duration is in seconds with OpenTelemetry's HTTP buckets, the service's round trip too", async () => {
+    await using portal = await mountMiddleware(watch, {
+      apiKey: sandbox.apiKey,
+      baseUrl: sandbox.baseUrl,
+      limit: { mints: 1 },
+    });
+    const exported = registerSdk();
+    const startedAt = performance.now();
+    assert.equal((await portal.mint(microsoftForm, { session: 'adele' })).status, 200);
+    assert.equal((await portal.request('/forms', { session: 'adele' })).status, 200);
+    const elapsedS = (performance.now() - startedAt) / 1000;
+    assert.equal((await portal.mint(microsoftForm, { session: 'adele' })).status, 429);
+    const all = (await exported()).flatMap((scope) => scope.metrics);
+    const units = Object.fromEntries(
+      all.map((data) => [data.descriptor.name, data.descriptor.unit]),
+    );
+    assert.deepEqual(units, {
+      'form_embed.mints': '{mint}',
+      'form_embed.mint.duration': 's',
+      'form_embed.catalogue.requests': '{request}',
+      'form_embed.catalogue.duration': 's',
+      'form_embed.upstream.duration': 's',
+      'form_embed.limit.refusals': '{request}',
+    });
+    // The semantic conventions' http.server.request.duration and http.client.request.duration.
+    const httpBuckets = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10];
+    for (const name of [
+      'form_embed.mint.duration',
+      'form_embed.catalogue.duration',
+      'form_embed.upstream.duration',
+    ]) {
+      const points = (all.find((data) => data.descriptor.name === name)?.dataPoints ??
+        []) as DataPoint<Histogram>[];
+      assert.ok(points.length > 0, name);
+      for (const point of points) {
+        assert.deepEqual(point.value.buckets.boundaries, httpBuckets, name);
+        // In seconds: a request that took milliseconds is timed as a fraction of one.
+        const mean = (point.value.sum ?? Number.NaN) / point.value.count;
+        assert.ok(mean > 0 && mean <= elapsedS, `${name}: ${mean} s, within ${elapsedS} s`);
+      }
+    }
+  });
+
   test('every catalogue request answered is counted and timed by outcome: ok (a cached one too), a service failure, and refusals by the limit, as cross-site and as signed out', async () => {
     await using portal = await mountMiddleware(watch, {
       apiKey: sandbox.apiKey,

@@ -307,6 +307,67 @@ describe('formEmbedSessions options', () => {
     );
   });
 
+  test('every paths entry is the path asked for: a service that serves each endpoint elsewhere mints both kinds and lists the menu, by clientId and by tenant', async () => {
+    // The service of this test serves every endpoint under /moved only, as a real service may
+    // place the ones the contract leaves unshown elsewhere (Pointing it at the real service).
+    const moved = Object.fromEntries(
+      (
+        ['me', 'forms', 'clients', 'client', 'coreForms', 'formSession', 'coreFormSession'] as const
+      ).map((name) => [name, `/moved${defaultServicePaths[name]}`]),
+    );
+    await using portal = await mountMiddleware(watch, {
+      apiKey: sandbox.apiKey,
+      baseUrl: sandbox.baseUrl,
+      paths: moved,
+      fetch: (input, init) => {
+        const url = new URL(String(input));
+        if (!url.pathname.startsWith('/moved/')) {
+          return Promise.resolve(
+            Response.json(
+              { error: { code: 'not_found', message: 'no such path', retryable: false } },
+              { status: 404 },
+            ),
+          );
+        }
+        url.pathname = url.pathname.slice('/moved'.length);
+        return fetch(url, init);
+      },
+    });
+    const designer = await portal.mint(microsoftForm, { session: 'adele' });
+    assert.equal(designer.status, 200, designer.text);
+    const core = await portal.mint(
+      { kind: 'coreForm', slug: fixtureIds.coreForms.newStarter },
+      { session: 'adele' },
+    );
+    assert.equal(core.status, 200, core.text);
+    for (const session of ['adele', 'adeleByTenant']) {
+      const menu = await portal.request('/forms', { session });
+      assert.equal(menu.status, 200, menu.text);
+      const kinds = (menu.body as { forms: { kind: string }[] }).forms.map((form) => form.kind);
+      assert.ok(kinds.includes('form') && kinds.includes('coreForm'), `${session}: ${kinds}`);
+    }
+    const asked = portal.upstream.map((call) => new URL(call.url).pathname);
+    assert.ok(
+      asked.every((path) => path.startsWith('/moved/')),
+      `every request on its configured path: ${asked.join(', ')}`,
+    );
+    // Each entry was asked for at least once (client and clients by their own paths).
+    for (const pattern of [
+      /^\/moved\/api\/v1\/me$/,
+      /^\/moved\/api\/v1\/forms$/,
+      /^\/moved\/api\/v1\/clients$/,
+      /^\/moved\/api\/v1\/clients\/[^/]+$/,
+      /^\/moved\/api\/v1\/core\/forms$/,
+      /^\/moved\/api\/v1\/forms\/[^/]+\/session$/,
+      /^\/moved\/api\/v1\/core\/forms\/[^/]+\/session$/,
+    ]) {
+      assert.ok(
+        asked.some((path) => pattern.test(path)),
+        `${pattern} among ${asked.join(', ')}`,
+      );
+    }
+  });
+
   test('an apiKey read with its line break is sent, and cut out of log lines, without it', async () => {
     const echoed: string[] = [];
     await using portal = await mountMiddleware(watch, {

@@ -192,6 +192,55 @@ test('a window longer than maxRetryAfterSeconds is told as that cap in Retry-Aft
   assert.equal(refused.headers.get('retry-after'), '30');
 });
 
+test('limit.windowMs is the window of all three limits: Retry-After tells it, and each counts afresh once it has passed, not before', async (t) => {
+  const clock = stillDate(t);
+  await using portal = await mountMiddleware(watch, {
+    apiKey: sandbox.apiKey,
+    baseUrl: sandbox.baseUrl,
+    limit: { mints: 2, catalogue: 1, signedOutMints: 1, windowMs: 90_000 },
+  });
+  const statusAndWait = async (answer: Promise<{ status: number; headers: Headers }>) => {
+    const { status, headers } = await answer;
+    return [status, headers.get('retry-after')];
+  };
+  const mint = () => statusAndWait(portal.mint(microsoftForm, { session: 'adele' }));
+  const menu = () => statusAndWait(portal.request('/forms', { session: 'adele' }));
+  const signedOut = () => statusAndWait(portal.mint(openForm));
+  assert.deepEqual(
+    [await mint(), await mint(), await mint()],
+    [
+      [200, null],
+      [200, null],
+      [429, '90'],
+    ],
+  );
+  assert.deepEqual(
+    [await menu(), await menu()],
+    [
+      [200, null],
+      [429, '90'],
+    ],
+  );
+  assert.deepEqual(
+    [await signedOut(), await signedOut()],
+    [
+      [200, null],
+      [429, '90'],
+    ],
+  );
+  clock.tick(89_999);
+  assert.deepEqual(await mint(), [429, '1'], 'not before the window has passed');
+  clock.tick(1);
+  assert.deepEqual(
+    [await mint(), await menu(), await signedOut()],
+    [
+      [200, null],
+      [200, null],
+      [200, null],
+    ],
+  );
+});
+
 describe('the limit key', () => {
   test('folds case: Alice@Example.com and alice@example.com share one count, and the service gets the identifier as resolveUser gave it', async () => {
     await using portal = await mountMiddleware(watch, {

@@ -47,9 +47,10 @@ describe('a line every request meets is logged once a minute, not once a request
         ['error', 'resolveUser threw', { error: 'Error: another reason' }],
         ['warn', 'resolveUser threw', { error: 'Error: down' }],
       ]);
-      clock.tick(REPEAT_WINDOW_MS - 1);
+      // The window is the minute the README promises operators, whatever the constant says.
+      clock.tick(59_999);
       once.error('resolveUser threw', { error: 'Error: down' });
-      assert.equal(lines.length, 3, 'still within the window');
+      assert.equal(lines.length, 3, 'still within the minute');
       clock.tick(1);
       once.error('resolveUser threw', { error: 'Error: down' });
       assert.deepEqual(lines.at(-1), [
