@@ -297,17 +297,19 @@ describe('metrics through the OpenTelemetry API', () => {
   });
 
   test("each instrument has the README's unit, and every duration is in seconds with OpenTelemetry's HTTP buckets, the service's round trip too", async () => {
+    // Before the mount: its read of the embed origins, still out when the SDK is registered, is
+    // timed among the upstream durations.
+    const startedAt = performance.now();
     await using portal = await mountMiddleware(watch, {
       apiKey: sandbox.apiKey,
       baseUrl: sandbox.baseUrl,
       limit: { mints: 1 },
     });
     const exported = registerSdk();
-    const startedAt = performance.now();
     assert.equal((await portal.mint(microsoftForm, { session: 'adele' })).status, 200);
     assert.equal((await portal.request('/forms', { session: 'adele' })).status, 200);
-    const elapsedS = (performance.now() - startedAt) / 1000;
     assert.equal((await portal.mint(microsoftForm, { session: 'adele' })).status, 429);
+    const elapsedS = (performance.now() - startedAt) / 1000;
     const all = (await exported()).flatMap((scope) => scope.metrics);
     const units = Object.fromEntries(
       all.map((data) => [data.descriptor.name, data.descriptor.unit]),
